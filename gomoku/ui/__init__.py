@@ -1,0 +1,1 @@
+"""The pygame-ce front end: app, scenes, widgets, board view, audio, theme. Nothing imports ui."""

@@ -1,0 +1,42 @@
+"""The base every scene follows: the app calls the same few methods each frame."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+if TYPE_CHECKING:
+    from gomoku.ui.app import App
+
+
+class Scene:
+    """One screen of the game. Scenes never import each other: they switch by name.
+
+    Each frame the app calls `handle_event` for every event, then `update(dt)`, then
+    `draw(surface)`. A scene leaves with `self.app.switch("name", {...})`; the dict is handed
+    to the next scene's `enter`.
+    """
+
+    name = "scene"
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def enter(self, data: dict[str, Any]) -> None:
+        """Called when the scene becomes active, with what the previous scene handed over."""
+
+    def leave(self) -> None:
+        """Called before another scene takes over: stop workers, save what must be saved."""
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """One pygame event (already routed: quit and F11 are the app's)."""
+
+    def update(self, dt: float) -> None:
+        """Advance by `dt` seconds: poll players, clocks, workers."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the whole scene; the app flips the display."""
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """The window changed size: recompute the layout (fonts render at the new size)."""
