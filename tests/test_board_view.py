@@ -1,0 +1,167 @@
+"""The board view: clicks map to the right point at any size; stones and markers show up."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from gomoku.core.board import Board
+from gomoku.core.types import Color
+from gomoku.ui.board_view import (
+    BoardGeometry,
+    BoardView,
+    Overlay,
+    column_letter,
+    row_number,
+    star_points,
+)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def pygame_ready():
+    pygame.init()
+    yield
+    pygame.quit()
+
+
+AREAS = [
+    pygame.Rect(0, 0, 600, 600),  # the board's share of a 1024x600 window
+    pygame.Rect(0, 0, 800, 800),
+    pygame.Rect(10, 20, 1080, 1080),
+    pygame.Rect(0, 0, 2160, 2160),
+    pygame.Rect(40, 0, 900, 700),  # not square: the board centres in it
+]
+
+
+@pytest.mark.parametrize("area", AREAS, ids=lambda a: f"{a.w}x{a.h}")
+@pytest.mark.parametrize("size", [15, 19, 20])
+def test_every_point_maps_back_from_its_pixel_and_nearby(area: pygame.Rect, size: int) -> None:
+    geo = BoardGeometry.fit(area, size)
+    assert area.contains(geo.wood)
+    nudge = geo.cell * 0.4
+    for y in range(size):
+        for x in range(size):
+            cx, cy = geo.center((x, y))
+            assert geo.point_at((cx, cy)) == (x, y)
+            # Anywhere inside the point's cell square still picks it.
+            assert geo.point_at((cx + nudge, cy - nudge)) == (x, y)
+            assert geo.point_at((cx - nudge, cy + nudge)) == (x, y)
+
+
+def test_pixels_off_the_grid_pick_nothing() -> None:
+    geo = BoardGeometry.fit(pygame.Rect(0, 0, 800, 800), 15)
+    ox, oy = geo.center((0, 0))
+    far_x, far_y = geo.center((14, 14))
+    assert geo.point_at((ox - geo.cell * 0.6, oy)) is None
+    assert geo.point_at((far_x, far_y + geo.cell * 0.6)) is None
+    assert geo.point_at((geo.wood.right + 50, 300)) is None
+
+
+def test_neighbouring_stones_do_not_overlap() -> None:
+    geo = BoardGeometry.fit(pygame.Rect(0, 0, 600, 600), 20)
+    assert 2 * geo.stone_radius < geo.cell
+
+
+def test_coordinates_read_like_renju_books() -> None:
+    assert column_letter(0) == "a"
+    assert column_letter(7) == "h"
+    assert row_number(7, 15) == "8"  # the centre of 15x15 is h8
+    assert row_number(0, 15) == "15"  # the top row
+    assert row_number(14, 15) == "1"
+
+
+def test_star_points_sit_on_the_board() -> None:
+    assert (7, 7) in star_points(15)
+    assert len(star_points(19)) == 9
+    for size in range(15, 21):
+        assert all(0 <= x < size and 0 <= y < size for x, y in star_points(size))
+
+
+def _render(board: Board, overlay: Overlay = Overlay(), side: int = 640) -> tuple[BoardView, pygame.Surface]:
+    surface = pygame.Surface((side, side))
+    view = BoardView(board.size)
+    view.layout(surface.get_rect())
+    view.draw(surface, board, overlay)
+    return view, surface
+
+
+def _brightness(surface: pygame.Surface, pixel: tuple[int, int]) -> int:
+    r, g, b, _ = surface.get_at(pixel)
+    return (r + g + b) // 3
+
+
+def test_stones_are_drawn_dark_and_light_where_played() -> None:
+    board = Board.from_moves([(7, 7), (3, 4)])
+    view, surface = _render(board, Overlay(mark_last=False))
+    geo = view.geometry
+    empty = _brightness(surface, (geo.center((10, 10))[0] + 5, geo.center((10, 10))[1] + 5))
+    black = surface.get_at((geo.center((7, 7))[0] + 4, geo.center((7, 7))[1] + 4))
+    white = surface.get_at((geo.center((3, 4))[0] + 4, geo.center((3, 4))[1] + 4))
+    assert max(black[:3]) < 90  # a black stone
+    assert min(white[:3]) > 170  # a white stone, brighter than the wood's blue channel
+    assert 120 < empty < 220  # wood
+
+
+def test_last_move_marker_and_forbidden_cross_are_red() -> None:
+    board = Board.from_moves([(7, 7), (8, 8)])
+    view, surface = _render(board, Overlay(forbidden=frozenset({(2, 2)})))
+    r, g, b, _ = surface.get_at(view.geometry.center((8, 8)))
+    assert r > 180 and g < 100 and b < 100
+    r, g, b, _ = surface.get_at(view.geometry.center((2, 2)))
+    assert r > 150 and g < 100
+
+
+def test_hover_preview_is_translucent() -> None:
+    board = Board()
+    view, plain = _render(board)
+    view.draw(plain, board, Overlay(hover=(5, 5), hover_color=Color.BLACK))
+    point = view.geometry.center((5, 5))
+    ghost = _brightness(plain, (point[0] + 4, point[1] + 4))
+    _, empty = _render(board)
+    wood = _brightness(empty, (point[0] + 4, point[1] + 4))
+    assert 40 < ghost < wood - 30  # darker than wood, lighter than a real black stone
+
+
+def test_winning_line_and_hint_are_marked() -> None:
+    moves = [(3, 7), (3, 8), (4, 7), (4, 8), (5, 7), (5, 8), (6, 7), (6, 8), (7, 7)]
+    board = Board.from_moves(moves)
+    outcome = board.outcome()
+    assert outcome is not None
+    view, surface = _render(board, Overlay(winning_line=outcome.line, hint=(12, 2), mark_last=False))
+    geo = view.geometry
+    # Halfway between two stones of the five, the red stroke crosses the grid.
+    a, b = geo.center((4, 7)), geo.center((5, 7))
+    r, g, _, _ = surface.get_at(((a[0] + b[0]) // 2, a[1]))
+    assert r > 180 and g < 110
+    r, g, b_, _ = surface.get_at(geo.center((12, 2)))
+    assert g > 120 and r < 80  # the hint's green dot
+
+
+def test_move_numbers_are_drawn_on_stones() -> None:
+    board = Board.from_moves([(7, 7), (8, 8), (9, 9)])
+    view, plain = _render(board, Overlay(mark_last=False))
+    _, numbered = _render(board, Overlay(show_numbers=True))
+    center = view.geometry.center((7, 7))
+    box = pygame.Rect(0, 0, int(view.geometry.cell * 0.3), int(view.geometry.cell * 0.3))
+    box.center = center
+    light_pixels = sum(
+        1
+        for x in range(box.left, box.right)
+        for y in range(box.top, box.bottom)
+        if _brightness(numbered, (x, y)) > 180
+    )
+    assert light_pixels > 5  # the white "1" on the black stone
+
+
+def test_static_board_is_cached_until_the_size_changes() -> None:
+    view = BoardView(15)
+    surface = pygame.Surface((700, 700))
+    view.layout(surface.get_rect())
+    view.draw(surface, Board())
+    first = view._static
+    view.layout(pygame.Rect(30, 0, 700, 700))  # moved, same size
+    view.draw(surface, Board())
+    assert view._static is first
+    view.layout(pygame.Rect(0, 0, 500, 500))
+    view.draw(surface, Board())
+    assert view._static is not first
