@@ -77,11 +77,13 @@ def test_star_points_sit_on_the_board() -> None:
         assert all(0 <= x < size and 0 <= y < size for x, y in star_points(size))
 
 
-def _render(board: Board, overlay: Overlay = Overlay(), side: int = 640) -> tuple[BoardView, pygame.Surface]:
+def _render(
+    board: Board, overlay: Overlay | None = None, side: int = 640
+) -> tuple[BoardView, pygame.Surface]:
     surface = pygame.Surface((side, side))
     view = BoardView(board.size)
     view.layout(surface.get_rect())
-    view.draw(surface, board, overlay)
+    view.draw(surface, board, overlay or Overlay())
     return view, surface
 
 
