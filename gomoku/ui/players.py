@@ -1,0 +1,315 @@
+"""The two sides of a game: the board scene asks the side to move for a move and polls it.
+
+A player is a LocalPlayer (clicks on this screen), an AIPlayer (the engine worker thread) or a
+RemotePlayer (moves arriving from a LAN session). The scene treats them alike: `begin_turn`,
+then `poll()` each frame until it returns a point; undo and restart are requests the opponent
+answers (`Agreement`). Everything here runs on the main thread; only the engine searches
+elsewhere, on a copy of the position.
+"""
+
+from __future__ import annotations
+
+import enum
+import queue
+from collections.abc import Callable
+from typing import Any, ClassVar, Protocol
+
+from gomoku.core.board import Board
+from gomoku.core.types import Color, Point
+from gomoku.engine.api import (
+    DEFAULT_BUDGET_S,
+    Level,
+    Position,
+    Progress,
+    SearchLimit,
+    SearchResult,
+)
+
+
+class Agreement(enum.Enum):
+    """An opponent's answer to an undo or restart request."""
+
+    AGREED = "agreed"
+    REFUSED = "refused"
+    PENDING = "pending"  # asked, no answer yet (a remote player); poll `answer()`
+
+
+class PlayerError(RuntimeError):
+    """A player cannot produce a move (the engine failed, the connection dropped)."""
+
+
+class EngineLike(Protocol):
+    """What players need of gomoku.engine.worker.EngineWorker (app.engine)."""
+
+    results: queue.Queue[tuple[int, Any]]
+
+    def start(self, position: Position, level: Level, limit: SearchLimit) -> int: ...
+
+    def stop(self) -> None: ...
+
+    @property
+    def busy(self) -> bool: ...
+
+
+class EngineSession:
+    """Shares the one engine worker between the AI player and the hint.
+
+    One search runs at a time: `submit` stops any search in flight. `pump` drains the worker's
+    queue and files each result under its request id; results for ids no longer wanted (a
+    cancelled search, a search from before an undo) are dropped.
+    """
+
+    def __init__(self, worker: EngineLike) -> None:
+        self.worker = worker
+        self._inboxes: dict[int, list[Any]] = {}
+        self._live: int | None = None
+
+    def submit(self, position: Position, level: Level, limit: SearchLimit) -> int:
+        """Start a search on `position` (a copy, never the live board); returns its id."""
+        self.cancel_all()
+        request = self.worker.start(position, level, limit)
+        self._inboxes[request] = []
+        self._live = request
+        return request
+
+    def cancel(self, request: int | None) -> None:
+        """Forget `request`; stop the worker if it is the search in flight."""
+        if request is None:
+            return
+        self._inboxes.pop(request, None)
+        if request == self._live:
+            self._live = None
+            self.worker.stop()
+
+    def cancel_all(self) -> None:
+        self.cancel(self._live)
+        self._inboxes.clear()
+
+    def pump(self) -> None:
+        """Move everything the worker has reported into the inboxes; never blocks."""
+        while True:
+            try:
+                request, item = self.worker.results.get_nowait()
+            except queue.Empty:
+                return
+            inbox = self._inboxes.get(request)
+            if inbox is not None:
+                inbox.append(item)
+
+    def take(self, request: int) -> list[Any]:
+        """What arrived for `request` since the last call (Progress, SearchResult, Exception)."""
+        self.pump()
+        inbox = self._inboxes.get(request)
+        if not inbox:
+            return []
+        items = list(inbox)
+        inbox.clear()
+        if any(not isinstance(item, Progress) for item in items):
+            # A final answer (or failure) ends the request.
+            self._inboxes.pop(request, None)
+            if request == self._live:
+                self._live = None
+        return items
+
+
+def ai_limit(level: Level, remaining_s: float | None = None, move_s: float | None = None) -> SearchLimit:
+    """The thinking time for one AI move: the level's budget, cut to fit the clocks."""
+    budget = DEFAULT_BUDGET_S[level]
+    if remaining_s is not None:
+        # Leave most of the game time for later moves.
+        budget = min(budget, max(0.05, remaining_s / 25))
+    if move_s is not None:
+        budget = min(budget, max(0.05, move_s * 0.6))
+    return SearchLimit(time_s=budget)
+
+
+class Player:
+    """One side of a game. Subclasses fill in how a move is found."""
+
+    kind: ClassVar[str] = "player"
+    takes_clicks: ClassVar[bool] = False
+
+    def __init__(self, color: Color, name: str) -> None:
+        self.color = color
+        self.name = name
+
+    @property
+    def thinking(self) -> bool:
+        """True while a move is being computed off the main thread."""
+        return False
+
+    @property
+    def depth(self) -> int:
+        """The depth the search has reached for the current move (0 if not searching)."""
+        return 0
+
+    def describe(self) -> str:
+        """A short label for the side panel, e.g. "Human" or "Computer (hard)"."""
+        return "Human"
+
+    def begin_turn(self, board: Board) -> None:
+        """It is this player's turn on `board` (read only; copy what you keep)."""
+
+    def poll(self) -> Point | None:
+        """The chosen move once ready, else None; raises PlayerError if no move will come."""
+        return None
+
+    def cancel(self) -> None:
+        """Stop working on the current move (undo, restart, leaving the scene)."""
+
+    def opponent_moved(self, point: Point) -> None:
+        """The other side played `point` (a remote player forwards it)."""
+
+    def request_undo(self) -> Agreement:
+        """The opponent of this player asks to take back moves; a local or AI player agrees."""
+        return Agreement.AGREED
+
+    def request_restart(self) -> Agreement:
+        """The opponent of this player asks to start again; a local or AI player agrees."""
+        return Agreement.AGREED
+
+    def answer(self) -> Agreement:
+        """The answer to the last request (PENDING until a remote player replies)."""
+        return Agreement.AGREED
+
+    def close(self) -> None:
+        """The game is over or the scene is leaving: release what the player holds."""
+        self.cancel()
+
+
+class LocalPlayer(Player):
+    """A person at this screen: the scene hands clicks over with `click`."""
+
+    kind: ClassVar[str] = "human"
+    takes_clicks: ClassVar[bool] = True
+
+    def __init__(self, color: Color, name: str) -> None:
+        super().__init__(color, name)
+        self._waiting = False
+        self._chosen: Point | None = None
+
+    def begin_turn(self, board: Board) -> None:
+        self._waiting = True
+        self._chosen = None
+
+    def click(self, point: Point) -> bool:
+        """Offer a clicked point as this player's move; False if it is not their turn."""
+        if not self._waiting:
+            return False
+        self._chosen = point
+        return True
+
+    def poll(self) -> Point | None:
+        if self._chosen is None:
+            return None
+        chosen, self._chosen = self._chosen, None
+        self._waiting = False
+        return chosen
+
+    def cancel(self) -> None:
+        self._waiting = False
+        self._chosen = None
+
+
+class AIPlayer(Player):
+    """The computer: searches in the engine worker on a copy of the position."""
+
+    kind: ClassVar[str] = "ai"
+
+    def __init__(
+        self,
+        color: Color,
+        name: str,
+        engine: EngineSession,
+        level: Level,
+        limit: Callable[[], SearchLimit] | None = None,
+    ) -> None:
+        super().__init__(color, name)
+        self.engine = engine
+        self.level = level
+        self._limit = limit or (lambda: ai_limit(level))
+        self._request: int | None = None
+        self._depth = 0
+        self.last_result: SearchResult | None = None
+
+    @property
+    def thinking(self) -> bool:
+        return self._request is not None
+
+    @property
+    def depth(self) -> int:
+        return self._depth
+
+    def describe(self) -> str:
+        return f"Computer ({self.level.value})"
+
+    def begin_turn(self, board: Board) -> None:
+        self.cancel()
+        self._depth = 0
+        self._request = self.engine.submit(Position.from_board(board), self.level, self._limit())
+
+    def poll(self) -> Point | None:
+        if self._request is None:
+            return None
+        for item in self.engine.take(self._request):
+            if isinstance(item, Progress):
+                self._depth = max(self._depth, item.depth)
+            elif isinstance(item, SearchResult):
+                self._request = None
+                self.last_result = item
+                self._depth = max(self._depth, item.depth)
+                return item.move
+            elif isinstance(item, BaseException):
+                self._request = None
+                raise PlayerError(f"the computer could not choose a move ({item})") from item
+        return None
+
+    def cancel(self) -> None:
+        self.engine.cancel(self._request)
+        self._request = None
+
+
+class RemotePlayer(Player):
+    """The opponent across the LAN. The scene feeds what the session reports.
+
+    `send` carries outgoing messages as plain dicts ({"type": "move", "point": [x, y]},
+    {"type": "undo_request"}, {"type": "restart_request"}); the network layer encodes them.
+    """
+
+    kind: ClassVar[str] = "remote"
+
+    def __init__(self, color: Color, name: str, send: Callable[[dict[str, Any]], None]) -> None:
+        super().__init__(color, name)
+        self._send = send
+        self._moves: list[Point] = []
+        self._answer = Agreement.AGREED
+
+    def describe(self) -> str:
+        return "Remote"
+
+    def receive_move(self, point: Point) -> None:
+        """A move arrived from the network; `poll` hands it to the scene."""
+        self._moves.append(point)
+
+    def receive_answer(self, agreed: bool) -> None:
+        """The remote player answered the last undo or restart request."""
+        self._answer = Agreement.AGREED if agreed else Agreement.REFUSED
+
+    def poll(self) -> Point | None:
+        return self._moves.pop(0) if self._moves else None
+
+    def opponent_moved(self, point: Point) -> None:
+        self._send({"type": "move", "point": [point[0], point[1]]})
+
+    def request_undo(self) -> Agreement:
+        self._answer = Agreement.PENDING
+        self._send({"type": "undo_request"})
+        return self._answer
+
+    def request_restart(self) -> Agreement:
+        self._answer = Agreement.PENDING
+        self._send({"type": "restart_request"})
+        return self._answer
+
+    def answer(self) -> Agreement:
+        return self._answer

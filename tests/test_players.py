@@ -1,0 +1,129 @@
+"""Players: clicks become moves for the side to move; the AI answers through the real worker."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from gomoku.core.board import Board
+from gomoku.core.types import Color
+from gomoku.engine.api import Level, Position, SearchLimit, SearchResult
+from gomoku.engine.worker import EngineWorker
+from gomoku.ui.players import (
+    Agreement,
+    AIPlayer,
+    EngineSession,
+    LocalPlayer,
+    PlayerError,
+    RemotePlayer,
+    ai_limit,
+)
+
+
+@pytest.fixture
+def engine():
+    worker = EngineWorker()
+    yield EngineSession(worker)
+    worker.close()
+
+
+def _wait_for_move(player: AIPlayer, seconds: float = 10.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        move = player.poll()
+        if move is not None:
+            return move
+        time.sleep(0.005)
+    raise AssertionError("the AI gave no move in time")
+
+
+def test_local_player_moves_only_on_its_turn() -> None:
+    player = LocalPlayer(Color.BLACK, "Ann")
+    assert not player.click((7, 7))  # not its turn yet
+    assert player.poll() is None
+    player.begin_turn(Board())
+    assert player.poll() is None
+    assert player.click((7, 7))
+    assert player.poll() == (7, 7)
+    assert player.poll() is None  # a move is handed over once
+    assert not player.click((8, 8))  # the turn is over
+
+
+def test_local_player_agrees_to_undo_and_restart() -> None:
+    player = LocalPlayer(Color.WHITE, "Bob")
+    assert player.request_undo() is Agreement.AGREED
+    assert player.request_restart() is Agreement.AGREED
+
+
+def test_ai_player_plays_a_legal_move_off_the_main_thread(engine: EngineSession) -> None:
+    board = Board.from_moves([(7, 7), (8, 8), (7, 8)])
+    ai = AIPlayer(Color.WHITE, "Computer", engine, Level.EASY)
+    ai.begin_turn(board)
+    assert ai.thinking
+    move = _wait_for_move(ai)
+    assert not ai.thinking
+    assert board.is_legal(*move)
+    assert board.moves == [(7, 7), (8, 8), (7, 8)]  # the live board was not touched
+    assert ai.describe() == "Computer (easy)"
+
+
+def test_ai_player_cancelled_never_moves(engine: EngineSession) -> None:
+    ai = AIPlayer(Color.BLACK, "Computer", engine, Level.EASY)
+    ai.begin_turn(Board())
+    ai.cancel()
+    assert not ai.thinking
+    time.sleep(0.3)  # the search (if it finished) has reported by now
+    assert ai.poll() is None
+
+
+def test_session_drops_results_of_superseded_requests(engine: EngineSession) -> None:
+    before_undo = Board.from_moves([(0, 0), (14, 14), (0, 1)])
+    after_undo = Board.from_moves([(0, 0), (14, 14)])
+    stale = engine.submit(Position.from_board(before_undo), Level.EASY, SearchLimit(0.05))
+    fresh = engine.submit(Position.from_board(after_undo), Level.EASY, SearchLimit(0.05))
+    deadline = time.monotonic() + 10
+    answers = []
+    while not answers and time.monotonic() < deadline:
+        answers = [item for item in engine.take(fresh) if isinstance(item, SearchResult)]
+        time.sleep(0.005)
+    assert answers and after_undo.is_legal(*answers[-1].move)
+    time.sleep(0.1)
+    assert engine.take(stale) == []
+
+
+def test_ai_engine_failure_is_reported_as_player_error() -> None:
+    def broken_search(*args, **kwargs):
+        raise RuntimeError("out of memory")
+
+    worker = EngineWorker(think=broken_search)
+    try:
+        ai = AIPlayer(Color.WHITE, "Computer", EngineSession(worker), Level.EASY)
+        ai.begin_turn(Board.from_moves([(7, 7)]))
+        with pytest.raises(PlayerError, match="out of memory"):
+            _wait_for_move(ai)
+        assert not ai.thinking
+    finally:
+        worker.close()
+
+
+def test_remote_player_forwards_moves_and_waits_for_answers() -> None:
+    sent: list[dict] = []
+    remote = RemotePlayer(Color.WHITE, "Friend", sent.append)
+    remote.begin_turn(Board())
+    assert remote.poll() is None
+    remote.receive_move((7, 8))
+    assert remote.poll() == (7, 8)
+    remote.opponent_moved((7, 7))
+    assert sent[-1] == {"type": "move", "point": [7, 7]}
+    assert remote.request_undo() is Agreement.PENDING
+    assert remote.answer() is Agreement.PENDING
+    remote.receive_answer(False)
+    assert remote.answer() is Agreement.REFUSED
+
+
+def test_ai_limit_fits_the_clock() -> None:
+    assert ai_limit(Level.HARD).time_s == pytest.approx(2.0)
+    assert ai_limit(Level.HARD, remaining_s=10).time_s < 1.0
+    assert ai_limit(Level.HARD, move_s=1).time_s < 1.0
+    assert ai_limit(Level.EASY, remaining_s=1000).time_s == pytest.approx(0.05)
