@@ -192,4 +192,3 @@ def test_close_ends_a_running_search_and_start_after_close_is_refused(position):
     assert worker.close(timeout=1.0)
     with pytest.raises(RuntimeError):
         worker.start(position, Level.HARD, QUICK)
-

@@ -1,0 +1,465 @@
+"""`pbrain-gomoku`: the Gomocup (Piskvork) brain protocol over stdin/stdout, on the driver.
+
+`Brain` turns one input line into reply lines and never touches I/O, so the protocol is
+testable without a subprocess; `main` is the thin loop around it. Coordinates are x,y,
+0-based, x the column. Supported: START, RECTSTART (refused), RESTART, BEGIN, TURN,
+BOARD...DONE, INFO, END, ABOUT, TAKEBACK, and the Yixin extensions YXBOARD...DONE and
+YXSHOWFORBID, plus our own `INFO level easy|medium|hard`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import metadata
+from typing import TextIO
+
+from gomoku.core import MAX_SIZE, MIN_SIZE, Board, Color, IllegalMoveError, Point, Rule
+from gomoku.engine import driver
+from gomoku.engine.api import DEFAULT_BUDGET_S, Level, Position, SearchLimit, SearchResult, StopFlag
+
+BRAIN_NAME = "gomoku"
+AUTHOR = "the gomoku team"
+COUNTRY = "unknown"
+
+# Time control: what the brain keeps back from the manager's limits, in seconds.
+FIXED_OVERHEAD_S = 0.03  # process, pipe and Python work around the search
+RELATIVE_OVERHEAD = 0.05  # grows with the budget: scheduling noise on a busy machine
+DRIVER_SLACK = 1.15  # the driver promises to return within its limit plus 10%
+FAST_TURN_S = 0.05  # `timeout_turn 0` means "play as fast as possible"
+MIN_THINK_S = 0.01
+MIN_MOVES_LEFT = 12  # the match clock is shared out over at least this many more moves
+WATCHDOG_FACTOR = 1.05  # the stop flag is raised shortly after the budget, as a guard
+
+RULE_BITS = {0: Rule.FREESTYLE, 1: Rule.STANDARD, 4: Rule.RENJU}
+"""Gomocup `INFO rule` values we play: 0 freestyle, 1 exactly five, 4 renju."""
+
+_POINT = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+_STONE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+
+ThinkFunction = Callable[..., SearchResult]
+
+
+class ProtocolError(ValueError):
+    """A command the brain refuses; the message is sent after `ERROR `."""
+
+
+@dataclass
+class TimeControl:
+    """The manager's clock settings in milliseconds (None: never sent)."""
+
+    timeout_turn_ms: int | None = None
+    timeout_match_ms: int = 0  # 0: no match limit
+    time_left_ms: int | None = None
+
+    def available_s(self, level: Level, ply: int) -> float:
+        """The wall time this move may take, before any safety margin."""
+        limits = []
+        if self.timeout_turn_ms is not None:
+            limits.append(self.timeout_turn_ms / 1000 if self.timeout_turn_ms > 0 else FAST_TURN_S)
+        if self.timeout_match_ms > 0:
+            left_ms = self.time_left_ms if self.time_left_ms is not None else self.timeout_match_ms
+            moves_left = max(MIN_MOVES_LEFT, 35 - ply // 2)
+            limits.append(max(left_ms, 0) / 1000 / moves_left)
+        if not limits:
+            return DEFAULT_BUDGET_S[level]
+        return min(limits)
+
+    def think_s(self, level: Level, ply: int) -> float:
+        """The search budget: available time less overhead, capped by the level's own pace."""
+        available = self.available_s(level, ply)
+        budget = (available - FIXED_OVERHEAD_S - RELATIVE_OVERHEAD * available) / DRIVER_SLACK
+        if level is not Level.HARD:  # easy and medium play at their own pace, even in a long game
+            budget = min(budget, DEFAULT_BUDGET_S[level])
+        return max(budget, MIN_THINK_S)
+
+
+def parse_point(text: str, size: int) -> Point:
+    """`"x,y"` as a point on a board of `size`; ProtocolError if malformed or off the board."""
+    match = _POINT.match(text)
+    if match is None:
+        raise ProtocolError(f"expected x,y but got {text.strip()!r}")
+    x, y = int(match.group(1)), int(match.group(2))
+    if not (0 <= x < size and 0 <= y < size):
+        raise ProtocolError(f"{x},{y} is off the {size}x{size} board")
+    return x, y
+
+
+def parse_rule(text: str) -> Rule:
+    """A Gomocup rule bitmask as a Rule; ProtocolError for values we do not play."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise ProtocolError(f"rule must be a number, not {text!r}") from None
+    if value not in RULE_BITS:
+        raise ProtocolError(
+            f"rule {value} is not supported (0 freestyle, 1 exactly five, 4 renju; "
+            "no continuous game or caro)"
+        )
+    return RULE_BITS[value]
+
+
+def parse_level(text: str) -> Level:
+    try:
+        return Level(text.strip().lower())
+    except ValueError:
+        choices = ", ".join(level.value for level in Level)
+        raise ProtocolError(f"level must be one of {choices}, not {text!r}") from None
+
+
+def board_from_stones(stones: list[tuple[int, int, int]], size: int, rule: Rule) -> Board:
+    """The position from BOARD lines (x, y, field: 1 own, 2 opponent), own side to move.
+
+    Stones of each side keep their given order and are interleaved black first.
+    """
+    own = [(x, y) for x, y, field in stones if field == 1]
+    opponent = [(x, y) for x, y, field in stones if field == 2]
+    if len(own) == len(opponent):
+        black, white = own, opponent
+    elif len(opponent) == len(own) + 1:
+        black, white = opponent, own
+    else:
+        raise ProtocolError(
+            f"{len(own)} own and {len(opponent)} opponent stones cannot come from alternate "
+            "moves with us to play"
+        )
+    moves: list[Point] = []
+    for index, point in enumerate(black):
+        moves.append(point)
+        if index < len(white):
+            moves.append(white[index])
+    try:
+        board = Board.from_moves(moves, size, rule)
+    except IllegalMoveError as error:
+        raise ProtocolError(f"the position is not legal: {error}") from None
+    return board
+
+
+def nearest_legal(board: Board) -> Point:
+    """A safe fallback: the legal point nearest the last stone (or the centre)."""
+    legal = board.legal_moves()
+    if not legal:
+        raise ProtocolError("no legal move left")
+    centre = board.size // 2
+    cx, cy = board.last_move or (centre, centre)
+    return min(
+        legal,
+        key=lambda p: (
+            max(abs(p[0] - cx), abs(p[1] - cy)),
+            abs(p[0] - centre) + abs(p[1] - centre),
+            p,
+        ),
+    )
+
+
+def about_line() -> str:
+    try:
+        version = metadata.version("gomoku")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    return f'name="{BRAIN_NAME}", version="{version}", author="{AUTHOR}", country="{COUNTRY}"'
+
+
+class Brain:
+    """The protocol state machine: `handle(line)` returns the reply lines for one input line.
+
+    Never raises for bad input: a refused command gives `ERROR <reason>`, an unknown one
+    `UNKNOWN <text>`. `finished` turns True after END. Not thread-safe.
+    """
+
+    def __init__(
+        self,
+        level: Level = Level.HARD,
+        think: ThinkFunction = driver.think,
+        warm_up: Callable[[], None] = driver.warm_up,
+    ) -> None:
+        self.level = level
+        self.rule = Rule.FREESTYLE
+        self.clock = TimeControl()
+        self.board: Board | None = None
+        self.finished = False
+        self.info: dict[str, str] = {}  # every INFO key as last sent, for the record
+        self._think = think
+        self._warm_up = warm_up
+        self._warmed = False
+        self._block: str | None = None  # "BOARD" or "YXBOARD" while reading stone lines
+        self._stones: list[tuple[int, int, int]] = []
+        self._block_error: str | None = None
+
+    # --- dispatch ----------------------------------------------------------------------
+
+    def handle(self, line: str) -> list[str]:
+        """The replies to one line of input (possibly none)."""
+        text = line.strip()
+        if not text:
+            return []
+        try:
+            if self._block is not None:
+                return self._block_line(text)
+            command, _, argument = text.partition(" ")
+            handler = self._handlers().get(command.upper())
+            if handler is None:
+                return [f"UNKNOWN command not understood: {text}"]
+            return handler(argument.strip())
+        except ProtocolError as error:
+            return [f"ERROR {error}"]
+        except Exception as error:  # never crash the brain: the manager would score a loss
+            return [f"ERROR internal error: {type(error).__name__}: {error}"]
+
+    def _handlers(self) -> dict[str, Callable[[str], list[str]]]:
+        return {
+            "START": self._start,
+            "RECTSTART": self._rectstart,
+            "RESTART": self._restart,
+            "BEGIN": self._begin,
+            "TURN": self._turn,
+            "BOARD": self._open_block,
+            "YXBOARD": self._open_block_yx,
+            "INFO": self._info,
+            "END": self._end,
+            "ABOUT": lambda _: [about_line()],
+            "TAKEBACK": self._takeback,
+            "YXSHOWFORBID": self._show_forbid,
+        }
+
+    # --- commands ----------------------------------------------------------------------
+
+    def _start(self, argument: str) -> list[str]:
+        try:
+            size = int(argument)
+        except ValueError:
+            raise ProtocolError(f"START needs a board size, not {argument!r}") from None
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ProtocolError(
+                f"unsupported size {size}: boards from {MIN_SIZE} to {MAX_SIZE} only"
+            )
+        if not self._warmed:  # compile now, so the first move is answered in time
+            self._warm_up()
+            self._warmed = True
+        self.board = Board(size, self.rule)
+        return ["OK"]
+
+    def _rectstart(self, argument: str) -> list[str]:
+        raise ProtocolError("rectangular boards are not supported")
+
+    def _restart(self, argument: str) -> list[str]:
+        board = self._require_board()
+        self.board = Board(board.size, self.rule)
+        return ["OK"]
+
+    def _begin(self, argument: str) -> list[str]:
+        board = self._require_board()
+        if board.ply:
+            raise ProtocolError("BEGIN on a board that already has stones; send RESTART first")
+        return self._reply_move(board)
+
+    def _turn(self, argument: str) -> list[str]:
+        board = self._require_board()
+        x, y = parse_point(argument, board.size)
+        self._push(board, x, y)
+        return self._reply_move(board)
+
+    def _open_block(self, argument: str) -> list[str]:
+        return self._begin_block("BOARD")
+
+    def _open_block_yx(self, argument: str) -> list[str]:
+        return self._begin_block("YXBOARD")
+
+    def _begin_block(self, kind: str) -> list[str]:
+        self._require_board()
+        self._block, self._stones, self._block_error = kind, [], None
+        return []
+
+    def _block_line(self, text: str) -> list[str]:
+        if text.upper() != "DONE":
+            if self._block_error is None:  # report the first bad line at DONE
+                self._block_error = self._add_stone(text)
+            return []
+        kind, stones, error = self._block, self._stones, self._block_error
+        self._block, self._stones, self._block_error = None, [], None
+        if error is not None:
+            raise ProtocolError(f"{kind}: {error}")
+        board = self._require_board()
+        if any(field == 3 for _, _, field in stones):
+            raise ProtocolError(f"{kind}: continuous-game stones (field 3) are not supported")
+        self.board = board_from_stones(stones, board.size, self.rule)
+        return self._reply_move(self.board) if kind == "BOARD" else []
+
+    def _add_stone(self, text: str) -> str | None:
+        """Adds one `x,y,field` line; returns why it is refused, or None."""
+        match = _STONE.match(text)
+        if match is None:
+            return f"expected x,y,field but got {text!r}"
+        x, y, field = (int(group) for group in match.groups())
+        size = self.board.size if self.board is not None else MAX_SIZE
+        if not (0 <= x < size and 0 <= y < size):
+            return f"{x},{y} is off the {size}x{size} board"
+        if field not in (1, 2, 3):
+            return f"field must be 1, 2 or 3, not {field}"
+        if any((sx, sy) == (x, y) for sx, sy, _ in self._stones):
+            return f"{x},{y} is given twice"
+        self._stones.append((x, y, field))
+        return None
+
+    def _info(self, argument: str) -> list[str]:
+        key, _, value = argument.partition(" ")
+        key, value = key.lower(), value.strip()
+        if key in ("timeout_turn", "timeout_match", "time_left", "max_memory", "game_type"):
+            try:
+                number = int(value)
+            except ValueError:
+                raise ProtocolError(f"INFO {key} needs a number, not {value!r}") from None
+            if key == "timeout_turn":
+                self.clock.timeout_turn_ms = number
+            elif key == "timeout_match":
+                self.clock.timeout_match_ms = number
+            elif key == "time_left":
+                self.clock.time_left_ms = number
+        elif key == "rule":
+            self._set_rule(parse_rule(value))
+        elif key == "level":
+            self.level = parse_level(value)
+        self.info[key] = value  # other keys (folder, evaluate, ...) need nothing from us
+        return []
+
+    def _set_rule(self, rule: Rule) -> None:
+        self.rule = rule
+        if self.board is not None and self.board.rule is not rule:
+            try:
+                self.board = Board.from_moves(self.board.moves, self.board.size, rule)
+            except IllegalMoveError as error:
+                raise ProtocolError(
+                    f"the stones on the board break rule {rule.value}: {error}"
+                ) from None
+
+    def _end(self, argument: str) -> list[str]:
+        self.finished = True
+        return []
+
+    def _takeback(self, argument: str) -> list[str]:
+        board = self._require_board()
+        point = parse_point(argument, board.size)
+        if board.last_move != point:
+            raise ProtocolError(f"TAKEBACK {point[0]},{point[1]} is not the last stone played")
+        board.pop()
+        return ["OK"]
+
+    def _show_forbid(self, argument: str) -> list[str]:
+        board = self._require_board()
+        points = sorted(board.forbidden_points(), key=lambda p: (p[1], p[0]))
+        return ["FORBID " + "".join(f"{x:02d}{y:02d}" for x, y in points) + "."]
+
+    # --- helpers -----------------------------------------------------------------------
+
+    def _require_board(self) -> Board:
+        if self.board is None:
+            raise ProtocolError("no game yet: send START first")
+        return self.board
+
+    @staticmethod
+    def _push(board: Board, x: int, y: int) -> None:
+        try:
+            board.push(x, y)
+        except IllegalMoveError as error:
+            raise ProtocolError(str(error)) from None
+
+    def _reply_move(self, board: Board) -> list[str]:
+        """Think for the side to move, play the move on our board, and reply it."""
+        outcome = board.outcome()
+        if outcome is not None:
+            winner = outcome.winner.label if outcome.winner is not None else "nobody"
+            raise ProtocolError(f"the game is already over ({outcome.reason.value}, {winner} won)")
+        messages, move = self._search(board)
+        board.push(*move)
+        return [*messages, f"{move[0]},{move[1]}"]
+
+    def _search(self, board: Board) -> tuple[list[str], Point]:
+        budget = self.clock.think_s(self.level, board.ply)
+        stop = StopFlag()
+        watchdog = threading.Timer(budget * WATCHDOG_FACTOR + FIXED_OVERHEAD_S, stop.set)
+        watchdog.daemon = True
+        began = time.monotonic()
+        watchdog.start()
+        try:
+            result = self._think(
+                Position.from_board(board), self.level, SearchLimit(budget), stop=stop
+            )
+        except (
+            Exception
+        ) as error:  # a move in time beats an error: the manager scores both as a loss
+            return [
+                f"MESSAGE engine failed ({type(error).__name__}: {error}); playing a safe move"
+            ], nearest_legal(board)
+        finally:
+            watchdog.cancel()
+        elapsed = time.monotonic() - began
+        if not board.is_legal(*result.move):
+            return [
+                f"MESSAGE engine chose illegal {result.move}; playing a safe move"
+            ], nearest_legal(board)
+        return [describe(result, elapsed, budget, board.to_move)], result.move
+
+
+def describe(result: SearchResult, elapsed: float, budget: float, color: Color) -> str:
+    """One MESSAGE line summing up a search for the manager's log."""
+    pv = " ".join(f"{x},{y}" for x, y in result.pv[:8])
+    return (
+        f"MESSAGE {color.label} depth {result.depth} score {result.score} nodes {result.nodes} "
+        f"time {elapsed:.3f}s of {budget:.3f}s" + (f" pv {pv}" if pv else "")
+    )
+
+
+def serve(brain: Brain, stdin: TextIO, stdout: TextIO) -> None:
+    """Read lines until END or end of input, writing and flushing the replies to each."""
+    while not brain.finished:
+        line = stdin.readline()
+        if not line:
+            return
+        replies = brain.handle(line)
+        if replies:
+            stdout.write("".join(reply + "\n" for reply in replies))
+            stdout.flush()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pbrain-gomoku",
+        description=(
+            "Gomocup/Piskvork brain: speaks the pbrain protocol on stdin/stdout "
+            "(START, BEGIN, TURN, BOARD, INFO, END, ABOUT, TAKEBACK, YXBOARD, YXSHOWFORBID)."
+        ),
+        epilog="The manager's 'INFO level easy|medium|hard' overrides --level.",
+    )
+    parser.add_argument(
+        "--level",
+        choices=[level.value for level in Level],
+        default=Level.HARD.value,
+        help="playing strength (default: hard)",
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The `pbrain-gomoku` console script."""
+    args = build_parser().parse_args(argv)
+    stdout = sys.stdout
+    sys.stdout = sys.stderr  # a stray print anywhere must not corrupt the protocol stream
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")  # a bad byte is a bad command, not a crash
+    try:
+        serve(Brain(level=Level(args.level)), sys.stdin, stdout)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sys.stdout = stdout
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

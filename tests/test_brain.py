@@ -1,0 +1,405 @@
+"""The Gomocup brain: the protocol state machine, its time budget, and the real console script."""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from gomoku.core import Board, Rule
+from gomoku.engine import driver
+from gomoku.engine.api import DEFAULT_BUDGET_S, Level, SearchResult
+from gomoku.engine.brain import Brain, TimeControl
+
+SCRIPT = Path(sys.executable).parent / "pbrain-gomoku"
+
+
+def fast_brain(level: Level = Level.EASY, **kwargs) -> Brain:
+    """A started 15x15 brain that thinks about 0.1 s a move."""
+    brain = Brain(level=level, **kwargs)
+    assert brain.handle("INFO timeout_turn 200") == []
+    assert brain.handle("START 15") == ["OK"]
+    return brain
+
+
+def move_of(replies: list[str]) -> tuple[int, int]:
+    """The move in a reply: the last line, `x,y`; MESSAGE lines may come before it."""
+    assert replies, "no reply"
+    assert all(line.startswith("MESSAGE ") for line in replies[:-1]), replies
+    x, y = replies[-1].split(",")
+    return int(x), int(y)
+
+
+def feed(brain: Brain, text: str) -> list[str]:
+    replies: list[str] = []
+    for line in text.splitlines():
+        replies += brain.handle(line)
+    return replies
+
+
+# --- the protocol, without I/O ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [15, 16, 19, 20])
+def test_start_accepts_sizes_we_play(size):
+    brain = Brain(level=Level.EASY)
+    assert brain.handle(f"START {size}") == ["OK"]
+    assert brain.board is not None and brain.board.size == size and brain.board.ply == 0
+
+
+@pytest.mark.parametrize("command", ["START 14", "START 21", "START x", "START", "RECTSTART 20,15"])
+def test_start_refuses_what_we_cannot_play(command):
+    replies = Brain(level=Level.EASY).handle(command)
+    assert len(replies) == 1 and replies[0].startswith("ERROR ")
+
+
+def test_begin_opens_near_the_centre_and_remembers_the_stone():
+    brain = fast_brain()
+    x, y = move_of(brain.handle("BEGIN"))
+    assert abs(x - 7) <= 2 and abs(y - 7) <= 2
+    assert brain.board.moves == [(x, y)]
+
+
+def test_turn_plays_the_opponent_then_answers_with_a_legal_move():
+    brain = fast_brain()
+    reply = move_of(brain.handle("TURN 7,7"))
+    assert reply != (7, 7)
+    assert brain.board.moves == [(7, 7), reply]
+
+
+def test_commands_are_case_insensitive_and_crlf_is_accepted():
+    brain = Brain(level=Level.EASY)
+    assert brain.handle("start 15\r\n") == ["OK"]
+    assert move_of(brain.handle("turn 7,7\r\n")) != (7, 7)
+
+
+@pytest.mark.parametrize(
+    "line, reason",
+    [
+        ("TURN 7,7", "already taken"),
+        ("TURN 15,3", "off the 15x15 board"),
+        ("TURN -1,3", "off the"),
+        ("TURN 7;7", "expected x,y"),
+        ("TURN", "expected x,y"),
+    ],
+)
+def test_bad_turns_get_an_error_and_lose_nothing(line, reason):
+    brain = fast_brain()
+    first = move_of(brain.handle("BEGIN"))
+    if first != (7, 7):
+        pytest.skip("the engine did not open at the centre")
+    replies = brain.handle(line)
+    assert len(replies) == 1 and replies[0].startswith("ERROR ") and reason in replies[0]
+    assert brain.board.moves == [(7, 7)]
+
+
+def test_turn_before_start_is_an_error():
+    replies = Brain(level=Level.EASY).handle("TURN 7,7")
+    assert replies[0].startswith("ERROR ") and "START" in replies[0]
+
+
+def test_board_sets_the_position_with_us_to_move():
+    brain = fast_brain()
+    # The opponent (2) has one stone more, so it is black and we play white.
+    stones = ["3,3,2", "7,7,1", "4,3,2", "8,8,1", "5,3,2", "9,7,1", "6,3,2", "9,9,1", "12,12,2"]
+    reply = move_of(feed(brain, "BOARD\n" + "\n".join(stones) + "\nDONE"))
+    assert brain.board.ply == 10
+    assert brain.board[reply] == 2  # our stone is white
+    assert brain.board[(3, 3)] == 1 and brain.board[(7, 7)] == 2
+
+
+def test_board_with_a_bad_line_is_refused_at_done_and_keeps_the_old_position():
+    brain = fast_brain()
+    first = move_of(brain.handle("BEGIN"))
+    replies = feed(brain, "BOARD\n7,7,1\n8,x,2\nDONE")
+    assert len(replies) == 1 and replies[0].startswith("ERROR ") and "8,x,2" in replies[0]
+    assert brain.board.moves == [first]
+    for block, reason in [
+        ("7,7,1\n7,7,2", "twice"),
+        ("7,7,1\n30,7,2", "off the"),
+        ("7,7,4", "field"),
+        ("7,7,1\n8,8,1", "alternate"),
+        ("7,7,3", "continuous"),
+    ]:
+        replies = feed(brain, f"BOARD\n{block}\nDONE")
+        assert len(replies) == 1 and reason in replies[0], (block, replies)
+    assert brain.board.moves == [first]
+
+
+def test_board_with_a_five_already_made_is_refused():
+    brain = fast_brain()
+    stones = [f"{x},5,2" for x in range(5)] + [f"{x},9,1" for x in range(4)] + ["12,12,1"]
+    replies = feed(brain, "BOARD\n" + "\n".join(stones) + "\nDONE")
+    assert len(replies) == 1 and replies[0].startswith("ERROR ") and "over" in replies[0]
+
+
+def test_yxboard_sets_a_position_without_a_move():
+    brain = fast_brain()
+    assert feed(brain, "YXBOARD\n7,7,2\n8,8,1\n6,6,2\nDONE") == []
+    assert brain.board.ply == 3 and brain.board[(8, 8)] == 2
+
+
+def test_yxshowforbid_lists_blacks_forbidden_points_as_xxyy():
+    brain = Brain(level=Level.EASY)
+    brain.handle("INFO rule 4")
+    brain.handle("START 15")
+    # Black to move (the own side, 3 stones each) with a double three at 8,7:
+    # 6,7 7,7 across and 8,5 8,6 down.
+    feed(brain, "YXBOARD\n6,7,1\n0,0,2\n7,7,1\n14,0,2\n8,5,1\n0,14,2\n8,6,1\n14,14,2\nDONE")
+    assert brain.board.rule is Rule.RENJU
+    expected = brain.board.forbidden_points()
+    reply = brain.handle("YXSHOWFORBID")
+    assert len(reply) == 1 and reply[0].startswith("FORBID ") and reply[0].endswith(".")
+    body = reply[0][len("FORBID ") : -1]
+    listed = {(int(body[i : i + 2]), int(body[i + 2 : i + 4])) for i in range(0, len(body), 4)}
+    assert listed == expected
+    assert (8, 7) in listed
+
+
+def test_yxshowforbid_under_freestyle_is_empty():
+    brain = fast_brain()
+    brain.handle("TURN 7,7")
+    assert brain.handle("YXSHOWFORBID") == ["FORBID ."]
+
+
+def test_info_sets_rule_level_and_clock_and_refuses_nonsense():
+    brain = Brain(level=Level.HARD)
+    assert brain.handle("INFO rule 1") == [] and brain.rule is Rule.STANDARD
+    assert brain.handle("INFO rule 4") == [] and brain.rule is Rule.RENJU
+    assert brain.handle("INFO rule 0") == [] and brain.rule is Rule.FREESTYLE
+    assert brain.handle("INFO level medium") == [] and brain.level is Level.MEDIUM
+    assert brain.handle("INFO timeout_turn 5000") == [] and brain.clock.timeout_turn_ms == 5000
+    assert (
+        brain.handle("INFO timeout_match 180000") == [] and brain.clock.timeout_match_ms == 180000
+    )
+    assert brain.handle("INFO time_left 90000") == [] and brain.clock.time_left_ms == 90000
+    assert brain.handle("INFO max_memory 83886080") == []
+    assert brain.handle("INFO game_type 1") == []
+    assert brain.handle("INFO folder /tmp/x") == []
+    assert brain.handle("INFO evaluate 3,4") == []
+    for bad in [
+        "INFO rule 2",
+        "INFO rule 8",
+        "INFO rule x",
+        "INFO level grandmaster",
+        "INFO timeout_turn soon",
+    ]:
+        replies = brain.handle(bad)
+        assert len(replies) == 1 and replies[0].startswith("ERROR "), bad
+    assert brain.rule is Rule.FREESTYLE and brain.level is Level.MEDIUM
+    assert brain.clock.timeout_turn_ms == 5000
+
+
+def test_rule_change_after_start_applies_to_the_board():
+    brain = fast_brain()
+    brain.handle("INFO rule 4")
+    assert brain.board.rule is Rule.RENJU
+    brain.handle("RESTART")
+    assert brain.board.rule is Rule.RENJU and brain.board.ply == 0
+
+
+def test_takeback_removes_only_the_last_stone():
+    brain = fast_brain()
+    reply = move_of(brain.handle("TURN 7,7"))
+    assert brain.handle("TAKEBACK 7,7")[0].startswith("ERROR ")
+    assert brain.handle(f"TAKEBACK {reply[0]},{reply[1]}") == ["OK"]
+    assert brain.handle("TAKEBACK 7,7") == ["OK"]
+    assert brain.board.ply == 0
+
+
+def test_restart_clears_the_board_and_about_names_the_brain():
+    brain = fast_brain()
+    brain.handle("TURN 7,7")
+    assert brain.handle("RESTART") == ["OK"] and brain.board.ply == 0
+    (about,) = brain.handle("ABOUT")
+    assert about.startswith('name="') and 'version="' in about and 'author="' in about
+    assert 'country="' in about
+
+
+def test_unknown_and_empty_lines_and_end():
+    brain = fast_brain()
+    assert brain.handle("") == [] and brain.handle("   \r\n") == []
+    assert brain.handle("FROBNICATE 3") == ["UNKNOWN command not understood: FROBNICATE 3"]
+    assert not brain.finished
+    assert brain.handle("END") == [] and brain.finished
+
+
+def test_a_failing_engine_still_answers_a_legal_move_in_time():
+    def broken(position, level, limit, stop=None, on_progress=None):
+        raise RuntimeError("out of memory")
+
+    brain = fast_brain(think=broken)
+    replies = brain.handle("TURN 7,7")
+    assert replies[0].startswith("MESSAGE ") and "out of memory" in replies[0]
+    move = move_of(replies)
+    assert move != (7, 7) and brain.board.ply == 2
+
+
+def test_an_engine_ignoring_its_budget_is_stopped_by_the_watchdog():
+    def stubborn(position, level, limit, stop=None, on_progress=None):
+        while not stop.is_set():  # only the stop flag ends this search
+            time.sleep(0.002)
+        return driver.think(position, level, limit)
+
+    brain = fast_brain(level=Level.HARD, think=stubborn)
+    began = time.monotonic()
+    move_of(brain.handle("TURN 7,7"))
+    assert time.monotonic() - began < 0.2  # timeout_turn is 200 ms
+
+
+def test_an_engine_move_that_is_illegal_is_replaced():
+    def wrong(position, level, limit, stop=None, on_progress=None):
+        return SearchResult(move=position.moves[-1])
+
+    brain = fast_brain(think=wrong)
+    assert move_of(brain.handle("TURN 7,7")) != (7, 7)
+
+
+# --- the time budget ------------------------------------------------------------------------
+
+
+def test_budget_stays_inside_the_turn_limit_with_a_margin():
+    clock = TimeControl(timeout_turn_ms=1000)
+    assert 0.6 < clock.think_s(Level.HARD, 0) * 1.1 < 0.95
+    clock = TimeControl(timeout_turn_ms=200)
+    assert 0.05 < clock.think_s(Level.HARD, 0) * 1.1 < 0.17
+
+
+def test_budget_shares_out_the_match_clock():
+    clock = TimeControl(timeout_turn_ms=30_000, timeout_match_ms=180_000, time_left_ms=12_000)
+    assert clock.think_s(Level.HARD, 40) < 12.0 / 10
+    clock = TimeControl(timeout_turn_ms=30_000, timeout_match_ms=180_000)
+    assert clock.think_s(Level.HARD, 0) < 180.0 / 20
+    assert (
+        TimeControl(timeout_turn_ms=30_000, time_left_ms=1).think_s(Level.HARD, 0) > 20
+    )  # no match limit
+
+
+def test_budget_without_limits_is_the_levels_pace_and_fast_means_fast():
+    assert TimeControl().think_s(Level.EASY, 0) <= DEFAULT_BUDGET_S[Level.EASY]
+    assert TimeControl().think_s(Level.HARD, 0) <= DEFAULT_BUDGET_S[Level.HARD]
+    assert (
+        TimeControl(timeout_turn_ms=60_000).think_s(Level.MEDIUM, 0)
+        <= DEFAULT_BUDGET_S[Level.MEDIUM]
+    )
+    assert TimeControl(timeout_turn_ms=0).think_s(Level.HARD, 0) <= 0.05
+    assert (
+        TimeControl(timeout_turn_ms=10, timeout_match_ms=1, time_left_ms=-5).think_s(Level.HARD, 0)
+        > 0
+    )
+
+
+# --- the real console script ----------------------------------------------------------------
+
+
+class BrainProcess:
+    """The installed `pbrain-gomoku` in a subprocess; every read has a timeout so a hang fails."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [str(SCRIPT), *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\r\n"))
+
+    def send(self, line: str) -> None:
+        self.process.stdin.write(line + "\r\n")
+        self.process.stdin.flush()
+
+    def read(self, timeout: float) -> str:
+        try:
+            return self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no reply within {timeout} s") from None
+
+    def read_reply(self, timeout: float) -> str:
+        """The next line that is not a MESSAGE/DEBUG line."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.read(max(deadline - time.monotonic(), 0.001))
+            if not line.startswith(("MESSAGE", "DEBUG")):
+                return line
+
+    def close(self) -> int:
+        try:
+            return self.process.wait(timeout=10)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()
+
+
+def test_console_script_plays_a_session_end_to_end():
+    brain = BrainProcess("--level", "easy")
+    try:
+        brain.send("INFO timeout_turn 1000")
+        brain.send("INFO rule 0")
+        brain.send("START 15")
+        assert brain.read_reply(timeout=180) == "OK"  # warm-up: a cold numba cache compiles
+        began = time.monotonic()
+        brain.send("BEGIN")
+        first = brain.read_reply(timeout=5)
+        assert time.monotonic() - began < 1.0  # the first move is in time too
+        board = Board()
+        board.push(*map(int, first.split(",")))
+        brain.send("TURN 0,0")
+        board.push(0, 0)
+        reply = tuple(map(int, brain.read_reply(timeout=5).split(",")))
+        assert board.is_legal(*reply)
+        brain.send("TURN 0,0")  # occupied
+        assert brain.read_reply(timeout=5).startswith("ERROR ")
+        brain.send("TURN 1,1,1,1")  # malformed
+        assert brain.read_reply(timeout=5).startswith("ERROR ")
+        brain.send("WHAT IS THIS")
+        assert brain.read_reply(timeout=5).startswith("UNKNOWN ")
+        for line in ["RESTART"]:
+            brain.send(line)
+            assert brain.read_reply(timeout=5) == "OK"
+        for line in ["BOARD", "7,7,2", "8,8,1", "7,8,2", "DONE"]:
+            brain.send(line)
+        move = tuple(map(int, brain.read_reply(timeout=5).split(",")))
+        assert move not in {(7, 7), (8, 8), (7, 8)}
+        for line in ["YXBOARD", "7,7,2", "DONE", "YXSHOWFORBID"]:
+            brain.send(line)
+        assert brain.read_reply(timeout=5) == "FORBID ."
+        brain.send("ABOUT")
+        assert brain.read_reply(timeout=5).startswith('name="')
+        brain.send("END")
+        assert brain.close() == 0
+    finally:
+        if brain.process.poll() is None:
+            brain.process.kill()
+
+
+def test_console_script_help_and_bad_flags():
+    done = subprocess.run([str(SCRIPT), "--help"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "--level" in done.stdout and "INFO level" in done.stdout
+    done = subprocess.run(
+        [str(SCRIPT), "--level", "godlike"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2 and "godlike" in done.stderr
+
+
+def test_console_script_exits_cleanly_at_end_of_input():
+    done = subprocess.run(
+        [str(SCRIPT), "--level", "easy"],
+        input="ABOUT\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stdout.startswith('name="')
