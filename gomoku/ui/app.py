@@ -1,0 +1,470 @@
+"""The app: the display, the one main loop, the scene manager, and what every scene shares.
+
+`App(options)` opens the window and loads the settings; `run()` is the 60 fps loop;
+`frame()` is one iteration of it (tests drive the app with `pygame.event.post` + `frame()`).
+Scenes are registered by name and imported lazily, the first time they are shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from gomoku.core.settings import Settings, load_settings, save_settings
+from gomoku.paths import UserPaths, user_paths
+from gomoku.ui.audio import Audio
+from gomoku.ui.scene import Scene
+from gomoku.ui.theme import Theme
+
+if TYPE_CHECKING:
+    from gomoku.engine.worker import EngineWorker
+
+log = logging.getLogger(__name__)
+
+FPS = 60
+WINDOW_TITLE = "Gomoku"
+DEFAULT_WINDOW_SIZE = (1280, 800)
+MIN_WINDOW_SIZE = (640, 400)
+NOTICE_SECONDS = 4.5
+MAX_NOTICES = 3
+SCREENSHOT_FRAMES = 45
+STARTUP_PROBE_ENV = "GOMOKU_STARTUP_PROBE"
+"""When set, the app prints `first_frame_epoch <time.time()>` after the first menu frame and exits."""
+
+SCENES: dict[str, str] = {
+    "menu": "gomoku.ui.scenes.menu",
+    "settings": "gomoku.ui.scenes.settings",
+    "lobby": "gomoku.ui.scenes.lobby",
+    "board": "gomoku.ui.scenes.board",
+    "review": "gomoku.ui.scenes.review",
+    "records": "gomoku.ui.scenes.records",
+}
+"""Scene name -> module holding a Scene subclass whose `name` is that scene name."""
+
+
+class SceneNotFound(LookupError):
+    """Raised by `App.switch` for a scene name that is not registered or cannot be loaded."""
+
+
+@dataclass(frozen=True)
+class AppOptions:
+    """What the command line chose; every field has the interactive default."""
+
+    windowed: bool = False
+    size: tuple[int, int] | None = None
+    screenshot: Path | None = None
+    scene: str = "menu"
+    scene_data: dict[str, Any] = field(default_factory=dict)
+    home: Path | None = None
+    screenshot_frames: int = SCREENSHOT_FRAMES
+    startup_probe: bool = False
+
+
+@dataclass
+class Notice:
+    """A message banner: its text, whether it is an error, and the seconds it has left."""
+
+    text: str
+    error: bool
+    seconds_left: float = NOTICE_SECONDS
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """'1280x800' -> (1280, 800); ValueError with a plain message otherwise."""
+    parts = text.lower().replace("*", "x").split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise ValueError(f"size must look like 1280x800, not {text!r}")
+    width, height = int(parts[0]), int(parts[1])
+    if width < MIN_WINDOW_SIZE[0] or height < MIN_WINDOW_SIZE[1]:
+        raise ValueError(f"size must be at least {MIN_WINDOW_SIZE[0]}x{MIN_WINDOW_SIZE[1]}, not {text}")
+    if width > 16384 or height > 16384:
+        raise ValueError(f"size {text} is larger than any screen")
+    return width, height
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gomoku",
+        description="Gomoku (five in a row): play the computer, a friend on this screen, or on your LAN.",
+        epilog="Keys: F11 fullscreen/window, Esc back to the menu. Settings are saved in your "
+        "user config folder (or under --home / $GOMOKU_HOME).",
+    )
+    parser.add_argument("--windowed", action="store_true", help="open in a resizable window instead of fullscreen")
+    parser.add_argument("--size", metavar="WxH", help="window size, e.g. 1280x800 (implies --windowed)")
+    parser.add_argument("--screenshot", metavar="FILE", type=Path,
+                        help="render a scene to a PNG file without a screen, then exit")
+    parser.add_argument("--scene", metavar="NAME", default="menu", choices=sorted(SCENES),
+                        help="the scene to show first (with --screenshot): %(choices)s")
+    parser.add_argument("--home", metavar="DIR", type=Path,
+                        help="keep settings, saves and the autosave in DIR (like $GOMOKU_HOME)")
+    return parser
+
+
+def parse_args(argv: list[str] | None = None) -> AppOptions:
+    """Turn the command line into AppOptions; exits with a usage message on bad input."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    size = None
+    if args.size:
+        try:
+            size = parse_size(args.size)
+        except ValueError as error:
+            parser.error(str(error))
+    scene_data: dict[str, Any] = {}
+    if args.screenshot and args.scene == "board":
+        scene_data = {"mode": "local", "moves": [list(p) for p in SAMPLE_OPENING]}
+    return AppOptions(
+        windowed=args.windowed or size is not None,
+        size=size,
+        screenshot=args.screenshot,
+        scene=args.scene,
+        scene_data=scene_data,
+        home=args.home,
+        startup_probe=bool(os.environ.get(STARTUP_PROBE_ENV)),
+    )
+
+
+SAMPLE_OPENING: tuple[tuple[int, int], ...] = (
+    (7, 7), (8, 6), (8, 8), (6, 6), (9, 9), (10, 10), (7, 8), (6, 9), (7, 6),
+    (7, 5), (6, 8), (5, 8), (8, 7), (9, 6), (9, 8),
+)
+"""A lively 15-stone middle game (x, y) for screenshots of the board scene."""
+
+
+class App:
+    """The one app: display, main loop, scene manager, settings, paths, theme, audio, engine."""
+
+    def __init__(self, options: AppOptions | None = None) -> None:
+        self.options = options or AppOptions()
+        self._started = time.perf_counter()
+        if self.options.screenshot is not None:
+            os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # screenshots need no screen
+            os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+        pygame.display.init()
+        pygame.font.init()
+        pygame.key.set_repeat(400, 40)
+
+        self.notices: list[Notice] = []
+        self.paths: UserPaths = user_paths(self.options.home)
+        try:
+            self.paths.ensure()
+        except OSError as error:
+            self.notify(f"Cannot create the folder for your files ({error.strerror}); nothing will be saved.", error=True)
+        self.settings: Settings
+        self.settings, warning = load_settings(self.paths.settings_file)
+        if warning:
+            self.notify(warning, error=True)
+
+        self.running = True
+        self.fullscreen = self.settings.fullscreen and not self.options.windowed
+        if self.options.screenshot is not None:
+            self.fullscreen = False
+        self.screen = self._open_display()
+        self.theme = Theme(self.screen.get_size())
+        self.audio = Audio(self.settings)
+        self.clock = pygame.time.Clock()
+
+        self._engine: EngineWorker | None = None
+        self._engine_error: BaseException | None = None
+        self._engine_loader = threading.Thread(target=self._load_engine, name="engine-loader", daemon=True)
+        self._engine_loader.start()
+
+        self._scenes: dict[str, Scene] = {}
+        self.current: Scene | None = None
+        self.current_name = ""
+        self._frames_drawn = 0
+        self.switch(self.options.scene, dict(self.options.scene_data))
+
+    # --- shared services -----------------------------------------------------------------
+
+    def _load_engine(self) -> None:
+        """Import and start the engine worker off the main thread (numba imports are slow)."""
+        try:
+            from gomoku.engine.worker import EngineWorker
+
+            worker = EngineWorker()
+            worker.warm_up()
+            self._engine = worker
+        except Exception as error:  # reported when a scene first asks for the engine
+            log.exception("the engine could not be loaded")
+            self._engine_error = error
+
+    @property
+    def engine(self) -> EngineWorker:
+        """The one engine worker; waits for the background loader only if asked in the first moment.
+
+        Raises RuntimeError if the engine could not be loaded.
+        """
+        if self._engine is None:
+            self._engine_loader.join()
+        if self._engine is None:
+            raise RuntimeError(f"the engine could not be loaded: {self._engine_error}")
+        return self._engine
+
+    @property
+    def engine_loaded(self) -> bool:
+        """True once `engine` can be read without waiting."""
+        return self._engine is not None
+
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        return self.screen.get_size()
+
+    def save_settings(self) -> bool:
+        """Write `self.settings` now and apply the sound settings; False (with a notice) on failure."""
+        self.audio.apply(self.settings)
+        try:
+            save_settings(self.settings, self.paths.settings_file)
+        except (OSError, ValueError) as error:
+            self.notify(f"Could not save the settings: {error}", error=True)
+            return False
+        return True
+
+    def notify(self, text: str, error: bool = False) -> None:
+        """Show `text` in a banner for a few seconds (the newest at the bottom of the stack)."""
+        log.info("notice: %s", text)
+        if self.notices and self.notices[-1].text == text:
+            self.notices[-1].seconds_left = NOTICE_SECONDS
+            return
+        self.notices.append(Notice(text, error))
+        del self.notices[:-MAX_NOTICES]
+
+    # --- display -------------------------------------------------------------------------
+
+    def _open_display(self) -> pygame.Surface:
+        pygame.display.set_caption(WINDOW_TITLE)
+        if self.fullscreen:
+            desktops = pygame.display.get_desktop_sizes()
+            size = desktops[0] if desktops else DEFAULT_WINDOW_SIZE
+            return pygame.display.set_mode(size, pygame.FULLSCREEN)
+        return pygame.display.set_mode(self.options.size or DEFAULT_WINDOW_SIZE, pygame.RESIZABLE)
+
+    def set_fullscreen(self, fullscreen: bool) -> None:
+        """Switch between fullscreen at the desktop's size and a resizable window; re-lays out."""
+        if fullscreen == self.fullscreen and pygame.display.get_surface() is not None:
+            return
+        self.fullscreen = fullscreen
+        self.screen = self._open_display()
+        self._relayout()
+
+    def set_window_size(self, size: tuple[int, int]) -> None:
+        """Resize the window (leaves fullscreen); the scenes re-lay out at once."""
+        self.fullscreen = False
+        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self._relayout()
+
+    def _relayout(self) -> None:
+        self.screen = pygame.display.get_surface() or self.screen
+        self.theme.resize(self.screen.get_size())
+        if self.current is not None:
+            self.current.resize(self.screen.get_size())
+
+    # --- scenes --------------------------------------------------------------------------
+
+    def _scene(self, name: str) -> Scene:
+        scene = self._scenes.get(name)
+        if scene is not None:
+            return scene
+        module_name = SCENES.get(name)
+        if module_name is None:
+            raise SceneNotFound(f"there is no scene called {name!r}")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as error:
+            raise SceneNotFound(f"the {name} scene is not available ({error})") from error
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, Scene)
+                and value is not Scene
+                and value.__module__ == module.__name__
+                and value.name == name
+            ):
+                scene = value(self)
+                break
+        else:
+            raise SceneNotFound(f"{module_name} has no Scene named {name!r}")
+        self._scenes[name] = scene
+        return scene
+
+    def switch(self, name: str, data: dict[str, Any] | None = None) -> None:
+        """Leave the current scene and enter `name` with `data`.
+
+        An unknown or broken scene is reported with `notify` and the current scene stays
+        (or the menu is shown if there is none yet).
+        """
+        try:
+            scene = self._scene(name)
+        except SceneNotFound as error:
+            log.error("%s", error)
+            self.notify(str(error)[0].upper() + str(error)[1:] + ".", error=True)
+            if self.current is None and name != "menu":
+                self.switch("menu")
+            return
+        if self.current is not None:
+            self.current.leave()
+        self.current = scene
+        self.current_name = name
+        scene.resize(self.screen.get_size())
+        scene.enter(dict(data or {}))
+
+    def quit(self) -> None:
+        """End the loop after this frame; the current scene's `leave` runs (the board autosaves)."""
+        if not self.running:
+            return
+        self.running = False
+        if self.current is not None:
+            self.current.leave()
+
+    # --- the loop ------------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """Route one event: quit, F11 and resizes are the app's; the rest go to the scene."""
+        if event.type == pygame.QUIT:
+            self.quit()
+            return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
+            self.set_fullscreen(not self.fullscreen)
+            self.settings.fullscreen = self.fullscreen
+            self.save_settings()
+            return
+        if event.type == pygame.VIDEORESIZE:
+            self._relayout()
+            return
+        if event.type == pygame.MOUSEBUTTONDOWN and self._notice_at(event.pos):
+            return
+        if self.current is not None:
+            self.current.handle_event(event)
+
+    def frame(self, dt: float = 1 / FPS) -> None:
+        """One iteration: route the queued events, update, draw, flip."""
+        for event in pygame.event.get():
+            self.handle_event(event)
+            if not self.running:
+                return
+        assert self.current is not None
+        self.current.update(dt)
+        for notice in self.notices:
+            notice.seconds_left -= dt
+        self.notices = [n for n in self.notices if n.seconds_left > 0]
+        self.current.draw(self.screen)
+        self._draw_notices(self.screen)
+        pygame.display.flip()
+        self._frames_drawn += 1
+        if self.options.startup_probe and self.current_name == "menu":
+            print(f"first_frame_epoch {time.time():.6f}", flush=True)
+            print(f"first_frame_in_process_s {time.perf_counter() - self._started:.3f}", flush=True)
+            self.quit()
+
+    def run(self) -> int:
+        """The main loop at 60 fps until quit (or the screenshot is written); returns an exit code."""
+        try:
+            if self.options.screenshot is not None:
+                return self._take_screenshot(self.options.screenshot)
+            while self.running:
+                dt = self.clock.tick(FPS) / 1000
+                try:
+                    self.frame(min(dt, 0.1))
+                except Exception as error:  # a scene bug must not end the game with a traceback
+                    log.exception("error in scene %s", self.current_name)
+                    self._recover(error)
+            return 0
+        finally:
+            self.close()
+
+    def _recover(self, error: Exception) -> None:
+        if self.current_name == "menu":
+            raise error  # nothing to fall back to
+        self.notify(f"Something went wrong ({error}); back to the menu.", error=True)
+        self._scenes.pop(self.current_name, None)  # a fresh instance next time
+        self.current = None
+        self.switch("menu")
+
+    def _take_screenshot(self, path: Path) -> int:
+        for _ in range(max(1, self.options.screenshot_frames)):
+            if not self.running:
+                break
+            self.frame(1 / FPS)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            pygame.image.save(self.screen, str(path))
+        except (OSError, pygame.error) as error:
+            print(f"gomoku: could not write the screenshot {path}: {error}")
+            return 1
+        print(f"gomoku: wrote {path} ({self.screen.get_width()}x{self.screen.get_height()}, {self.current_name})")
+        return 0
+
+    def close(self) -> None:
+        """Leave the scene, stop the engine and sound, close the window. Safe to call twice."""
+        if self.running:
+            self.quit()
+        if self._engine is not None:
+            self._engine.close()
+            self._engine = None
+        self.audio.close()
+        pygame.display.quit()
+
+    # --- notices -------------------------------------------------------------------------
+
+    def _notice_rects(self) -> list[tuple[Notice, pygame.Rect]]:
+        width = min(self.screen.get_width() - 2 * self.theme.pad, self.theme.px(900))
+        height = self.theme.px(46)
+        y = self.theme.pad
+        rects = []
+        for notice in self.notices:
+            lines = self._wrap(notice.text, width - 4 * self.theme.pad)
+            rect = pygame.Rect(0, y, width, height + (len(lines) - 1) * self.theme.small_px)
+            rect.centerx = self.screen.get_width() // 2
+            rects.append((notice, rect))
+            y = rect.bottom + self.theme.pad // 2
+        return rects
+
+    def _notice_at(self, pos: tuple[int, int]) -> bool:
+        """Dismiss the banner under `pos` (a click on it); True if there was one."""
+        for notice, rect in self._notice_rects():
+            if rect.collidepoint(pos):
+                self.notices.remove(notice)
+                return True
+        return False
+
+    def _wrap(self, text: str, width: int) -> list[str]:
+        font = self.theme.font(self.theme.small_px + self.theme.px(2))
+        lines: list[str] = []
+        line = ""
+        for word in text.split():
+            candidate = f"{line} {word}".strip()
+            if line and font.size(candidate)[0] > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+        return lines[:4]
+
+    def _draw_notices(self, surface: pygame.Surface) -> None:
+        colors = self.theme.colors
+        px = self.theme.small_px + self.theme.px(2)
+        for notice, rect in self._notice_rects():
+            alpha = max(0.0, min(1.0, notice.seconds_left / 0.4))  # fade out in the last 0.4 s
+            banner = pygame.Surface(rect.size, pygame.SRCALPHA)
+            fill = colors.error if notice.error else colors.info
+            pygame.draw.rect(banner, (*fill, round(235 * alpha)), banner.get_rect(),
+                             border_radius=self.theme.radius)
+            lines = self._wrap(notice.text, rect.width - 4 * self.theme.pad)
+            line_h = self.theme.small_px
+            top = (rect.height - line_h * len(lines)) // 2
+            for i, line in enumerate(lines):
+                text = self.theme.font(px).render(line, True, colors.text)  # not the shared cache: alpha changes it
+                text.set_alpha(round(255 * alpha))
+                x = (rect.width - text.get_width()) // 2
+                banner.blit(text, (x, top + i * line_h + (line_h - text.get_height()) // 2))
+            surface.blit(banner, rect)

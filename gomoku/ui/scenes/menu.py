@@ -1,0 +1,380 @@
+"""The main menu, with a game the computer plays against itself on a dimmed board behind it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pygame
+
+from gomoku.core import Board, Rule
+from gomoku.engine.api import Level, Position, SearchLimit, SearchResult
+from gomoku.ui.board_view import BoardView, Overlay
+from gomoku.ui.scene import Scene
+from gomoku.ui.scenes import (
+    COLOR_OPTIONS,
+    LEVEL_OPTIONS,
+    RULE_OPTIONS,
+    size_options,
+    time_control_options,
+)
+from gomoku.ui.widgets import Button, Choice, Label, Panel, column
+
+ATTRACT_MOVE_S = 1.0
+"""Seconds between moves of the game behind the menu."""
+ATTRACT_REST_S = 4.0
+"""Seconds the finished game stays on screen before a new one starts."""
+ATTRACT_MAX_PLY = 100
+ATTRACT_SIZE = 15
+ATTRACT_OPENINGS: tuple[tuple[tuple[int, int], ...], ...] = (
+    ((7, 7), (8, 6), (9, 5)),  # renju openings seen from black's first stone: a few classics
+    ((7, 7), (8, 6), (8, 8)),
+    ((7, 7), (8, 7), (9, 6)),
+    ((7, 7), (8, 7), (8, 8)),
+    ((7, 7), (8, 6), (7, 9)),
+    ((7, 7), (8, 7), (6, 9)),
+)
+
+
+class AttractGame:
+    """A game the engine plays against itself, one move every ATTRACT_MOVE_S, restarting when over.
+
+    Polls the engine without waiting; results for other requests are ignored.
+    """
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+        self.board = Board(ATTRACT_SIZE, Rule.FREESTYLE)
+        self.request_id: int | None = None
+        self.waited = 0.0
+        self.rest_left = 0.0
+        self.games_played = 0
+        self.reset()
+
+    def reset(self) -> None:
+        """A new game from a random classic opening (turned and mirrored at random)."""
+        opening = self.rng.choice(ATTRACT_OPENINGS)
+        flip_x, flip_y, swap = (self.rng.random() < 0.5 for _ in range(3))
+        last = ATTRACT_SIZE - 1
+        board = Board(ATTRACT_SIZE, Rule.FREESTYLE)
+        for x, y in opening:
+            if swap:
+                x, y = y, x
+            board.push(last - x if flip_x else x, last - y if flip_y else y)
+        self.board = board
+        self.request_id = None
+        self.waited = 0.0
+        self.rest_left = 0.0
+
+    def level_to_move(self) -> Level:
+        """Medium plays black, easy plays white: games end in a reasonable time, decisively."""
+        return Level.MEDIUM if self.board.ply % 2 == 0 else Level.EASY
+
+    def update(self, dt: float, engine: Any) -> None:
+        """Advance the clock; ask `engine` (an EngineWorker, or None while it loads) for moves."""
+        if self.board.is_game_over() or self.board.ply >= ATTRACT_MAX_PLY:
+            if self.rest_left <= 0:
+                self.rest_left = ATTRACT_REST_S
+            self.rest_left -= dt
+            if self.rest_left <= 0:
+                self.games_played += 1
+                self.reset()
+            return
+        self.waited += dt
+        if engine is None:
+            return
+        if self.request_id is None:
+            if self.waited >= ATTRACT_MOVE_S and not engine.busy:
+                level = self.level_to_move()
+                limit = SearchLimit(time_s=0.3 if level is Level.MEDIUM else 0.05)
+                self.request_id = engine.start(Position.from_board(self.board), level, limit)
+            return
+        self._poll(engine)
+
+    def _poll(self, engine: Any) -> None:
+        while True:
+            try:
+                request_id, message = engine.results.get_nowait()
+            except Exception:  # queue.Empty: nothing more this frame
+                return
+            if request_id != self.request_id:
+                continue
+            if isinstance(message, SearchResult):
+                x, y = message.move
+                if self.board.is_legal(x, y):
+                    self.board.push(x, y)
+                    self.waited = 0.0
+                self.request_id = None
+            elif isinstance(message, BaseException):
+                self.request_id = None  # try again next turn; the menu never shows engine trouble
+                self.waited = 0.0
+
+    def cancel(self, engine: Any) -> None:
+        """Stop asking: the menu is leaving."""
+        if self.request_id is not None and engine is not None:
+            engine.stop()
+        self.request_id = None
+
+
+class MenuScene(Scene):
+    """Continue, vs Computer (with its options panel), Two players, LAN duel, Load game,
+    Settings, Quit; Up/Down and Enter work too."""
+
+    name = "menu"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        theme = app.theme
+        self.attract = AttractGame()
+        self.board_view = BoardView(ATTRACT_SIZE, font=theme.font)
+        self.title = Label(theme, "Gomoku", align="center", bold=True)
+        self.subtitle = Label(theme, "five in a row", align="center")
+        self.continue_button = Button(theme, "Continue", primary=True)
+        self.ai_button = Button(theme, "vs Computer")
+        self.local_button = Button(theme, "Two players")
+        self.lan_button = Button(theme, "LAN duel")
+        self.load_button = Button(theme, "Load game")
+        self.settings_button = Button(theme, "Settings")
+        self.quit_button = Button(theme, "Quit")
+        self.buttons = [
+            self.continue_button, self.ai_button, self.local_button, self.lan_button,
+            self.load_button, self.settings_button, self.quit_button,
+        ]
+        self.focus: int | None = None
+        # The vs Computer panel: hidden until asked for.
+        self.panel_open = False
+        self.panel = Panel(theme, title="Play the computer")
+        settings = app.settings
+        self.level = Choice(theme, "Level", LEVEL_OPTIONS, settings.level)
+        self.color = Choice(theme, "You play", COLOR_OPTIONS, settings.human_color)
+        self.rule = Choice(theme, "Rule", RULE_OPTIONS, settings.rule)
+        self.size = Choice(theme, "Board", size_options(settings.rule), settings.board_size)
+        self.time = Choice(theme, "Time", time_control_options(self._settings_time()),
+                           self._settings_time())
+        self.start_button = Button(theme, "Start", primary=True, hotkey=pygame.K_RETURN)
+        self.back_button = Button(theme, "Back")
+        self.choices = [self.level, self.color, self.rule, self.size, self.time]
+        self.board_rect = pygame.Rect(0, 0, 0, 0)
+        self._backdrop: pygame.Surface | None = None
+        self._backdrop_key: tuple[Any, ...] = ()
+        self._dim: pygame.Surface | None = None
+
+    def _settings_time(self) -> tuple[int, int, int]:
+        s = self.app.settings
+        return (s.game_s, s.increment_s, s.move_s)
+
+    # --- scene protocol ------------------------------------------------------------------
+
+    def enter(self, data: dict[str, Any]) -> None:
+        self.panel_open = bool(data.get("vs_computer", False))
+        self.focus = None
+        self.continue_button.visible = self._can_continue()
+        self._load_choices()
+        self.resize(self.app.screen_size)  # the button column depends on whether Continue shows
+        self.app.audio.start_music()
+
+    def leave(self) -> None:
+        self.attract.cancel(self.app.engine if self.app.engine_loaded else None)
+
+    def _can_continue(self) -> bool:
+        """True when an autosave of an unfinished game exists."""
+        path = self.app.paths.autosave_file
+        try:
+            from gomoku.ui import autosave  # the board engineer's module, if it has landed
+        except ImportError:
+            return path.is_file()
+        has_unfinished = getattr(autosave, "has_unfinished_game", None)
+        if has_unfinished is None:
+            return path.is_file()
+        try:
+            return bool(has_unfinished(path))
+        except Exception:  # a damaged autosave must not break the menu; the board reports it
+            return path.is_file()
+
+    def _load_choices(self) -> None:
+        s = self.app.settings
+        self.level.value = s.level
+        self.color.value = s.human_color
+        self.rule.value = s.rule
+        self._sync_sizes(s.board_size)
+        self.time.set_options(time_control_options(self._settings_time()), self._settings_time())
+
+    def _sync_sizes(self, wanted: int) -> None:
+        options = size_options(self.rule.value)
+        if self.rule.value == "freestyle" and wanted not in [v for v, _ in options]:
+            options = [*options, (wanted, f"{wanted} x {wanted}")]
+        self.size.set_options(options, wanted)
+        self.size.enabled = len(options) > 1
+
+    def resize(self, size: tuple[int, int]) -> None:
+        theme = self.app.theme
+        width, height = size
+        # The board on the left takes the height; the menu column sits on the right.
+        side = min(height, round(width * 0.62))
+        self.board_rect = pygame.Rect(0, 0, side, side)
+        self.board_rect.center = (round(width * 0.36), height // 2)
+        self.board_view.layout(self.board_rect.inflate(-theme.px(24), -theme.px(24)))
+        self._backdrop = None
+        self._dim = None
+
+        menu_w = theme.px(360)
+        menu_cx = max(self.board_rect.right + menu_w // 2 + theme.pad,
+                      min(width - menu_w // 2 - theme.px(48), round(width * 0.78)))
+        if menu_cx + menu_w // 2 > width:  # a narrow window: the menu floats over the board
+            menu_cx = width - menu_w // 2 - theme.pad
+        button_h = theme.control_h
+        gap = theme.px(14)
+        shown = [b for b in self.buttons if b.visible]
+        count = len(shown)
+        block_h = theme.px(170) + count * button_h + (count - 1) * gap
+        top = max(theme.pad, (height - block_h) // 2)
+        self.title.rect = pygame.Rect(0, top, menu_w + theme.px(80), theme.px(96))
+        self.title.rect.centerx = menu_cx
+        self.title.px = theme.title_px
+        self.title.colour = theme.colors.accent
+        self.subtitle.rect = pygame.Rect(0, self.title.rect.bottom, menu_w, theme.px(34))
+        self.subtitle.rect.centerx = menu_cx
+        self.subtitle.px = theme.text_px
+        self.subtitle.colour = theme.colors.text_dim
+        rects = column(menu_cx - menu_w // 2, top + theme.px(170), menu_w, count, button_h, gap)
+        for button, rect in zip(shown, rects, strict=True):
+            button.rect = rect
+
+        panel_w = min(width - 2 * theme.pad, theme.px(620))
+        row_h = theme.control_h
+        panel_h = theme.px(100) + len(self.choices) * (row_h + theme.pad) + row_h + theme.px(40)
+        self.panel.rect = pygame.Rect(0, 0, panel_w, min(height - 2 * theme.pad, panel_h))
+        self.panel.rect.center = (width // 2, height // 2)
+        inner = self.panel.content_rect
+        for choice, rect in zip(self.choices, column(inner.left, inner.top, inner.width,
+                                                      len(self.choices), row_h, theme.pad),
+                                strict=True):
+            choice.rect = rect
+        button_w = (inner.width - theme.pad * 2) // 2
+        bottom = self.panel.rect.bottom - theme.px(24) - row_h
+        self.back_button.rect = pygame.Rect(inner.left, bottom, button_w, row_h)
+        self.start_button.rect = pygame.Rect(inner.right - button_w, bottom, button_w, row_h)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if self.panel_open:
+            self._handle_panel(event)
+            return
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_UP, pygame.K_DOWN, pygame.K_TAB):
+            self._move_focus(-1 if event.key == pygame.K_UP else 1)
+            return
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            if self.focus is not None:
+                self._activate(self.buttons[self.focus])
+            return
+        if event.type == pygame.MOUSEMOTION:
+            self.focus = None
+        for button in self.buttons:
+            if button.handle_event(event):
+                self._activate(button)
+                return
+
+    def _move_focus(self, step: int) -> None:
+        shown = [i for i, b in enumerate(self.buttons) if b.visible and b.enabled]
+        if self.focus not in shown:
+            self.focus = shown[0] if step > 0 else shown[-1]
+        else:
+            self.focus = shown[(shown.index(self.focus) + step) % len(shown)]
+
+    def _activate(self, button: Button) -> None:
+        app = self.app
+        if button is self.continue_button:
+            app.switch("board", {"resume": True})
+        elif button is self.ai_button:
+            self._load_choices()
+            self.panel_open = True
+        elif button is self.local_button:
+            app.switch("board", {"mode": "local", "rule": app.settings.rule,
+                                 "size": app.settings.effective_board_size})
+        elif button is self.lan_button:
+            app.switch("lobby", {})
+        elif button is self.load_button:
+            app.switch("records", {})
+        elif button is self.settings_button:
+            app.switch("settings", {})
+        elif button is self.quit_button:
+            app.quit()
+
+    def _handle_panel(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.panel_open = False
+            return
+        if self.back_button.handle_event(event):
+            self.panel_open = False
+            return
+        if self.start_button.handle_event(event):
+            self._start_ai_game()
+            return
+        for choice in self.choices:
+            if choice.handle_event(event) and choice is self.rule:
+                self._sync_sizes(self.size.value)
+
+    def _start_ai_game(self) -> None:
+        """Remember the choices as the new defaults, then start the board against the computer."""
+        settings = self.app.settings
+        game_s, increment_s, move_s = self.time.value
+        settings.level = self.level.value
+        settings.human_color = self.color.value
+        settings.rule = self.rule.value
+        if self.rule.value == "freestyle":
+            settings.board_size = self.size.value
+        settings.game_s, settings.increment_s, settings.move_s = game_s, increment_s, move_s
+        self.app.save_settings()
+        self.panel_open = False
+        self.app.switch("board", {
+            "mode": "ai",
+            "level": self.level.value,
+            "human_color": self.color.value,
+            "rule": self.rule.value,
+            "size": self.size.value if self.rule.value == "freestyle" else 15,
+            "time_control": {"game_s": game_s, "increment_s": increment_s, "move_s": move_s},
+        })
+
+    def update(self, dt: float) -> None:
+        engine = self.app.engine if self.app.engine_loaded else None
+        self.attract.update(dt, engine)
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(self._render_backdrop(surface.get_size()), (0, 0))
+        self.title.draw(surface)
+        self.subtitle.draw(surface)
+        for index, button in enumerate(self.buttons):
+            if self.focus is not None:
+                button.hover = index == self.focus
+            button.draw(surface)
+        if self.panel_open:
+            self._draw_panel(surface)
+
+    def _render_backdrop(self, size: tuple[int, int]) -> pygame.Surface:
+        """The background and the dimmed attract board, redrawn only when a stone is added."""
+        board = self.attract.board
+        key = (size, board.ply, tuple(board.moves[:3]))
+        if self._backdrop is not None and key == self._backdrop_key:
+            return self._backdrop
+        backdrop = pygame.Surface(size)
+        self.app.theme.draw_background(backdrop)
+        outcome = board.outcome()
+        overlay = Overlay(winning_line=outcome.line if outcome else (), mark_last=True)
+        self.board_view.draw(backdrop, board, overlay)
+        shade = pygame.Surface(size, pygame.SRCALPHA)
+        shade.fill((20, 16, 12, 125))
+        backdrop.blit(shade, (0, 0))
+        self._backdrop, self._backdrop_key = backdrop, key
+        return backdrop
+
+    def _draw_panel(self, surface: pygame.Surface) -> None:
+        if self._dim is None or self._dim.get_size() != surface.get_size():
+            self._dim = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+            self._dim.fill(self.app.theme.colors.shade)
+        surface.blit(self._dim, (0, 0))
+        self.panel.draw(surface)
+        for choice in self.choices:
+            choice.draw(surface)
+        self.back_button.draw(surface)
+        self.start_button.draw(surface)

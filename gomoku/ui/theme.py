@@ -1,0 +1,161 @@
+"""Colours, fonts and sizes for every screen, derived from the window so text stays crisp.
+
+Sizes are given in "design pixels" for an 800-pixel-high window and scaled by `theme.scale`;
+fonts are rendered at the real pixel size (cached per size), never stretched bitmaps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+Colour = tuple[int, int, int]
+
+DESIGN_HEIGHT = 800
+"""The window height at which `theme.px(n) == n`."""
+
+TEXT_CACHE_LIMIT = 2048
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Every colour the UI uses, by role."""
+
+    # The wood board: a warm kaya-like yellow, its grain and its grid.
+    wood_light: Colour = (226, 184, 120)
+    wood: Colour = (212, 165, 98)
+    wood_dark: Colour = (184, 136, 74)
+    grid: Colour = (72, 48, 24)
+    # Stones: body and highlight.
+    black_stone: Colour = (22, 22, 26)
+    black_highlight: Colour = (92, 92, 100)
+    white_stone: Colour = (236, 234, 226)
+    white_shadow: Colour = (170, 166, 156)
+    # Screen, panels and text.
+    background: Colour = (30, 27, 24)
+    background_top: Colour = (48, 40, 33)
+    panel: Colour = (44, 39, 34)
+    panel_border: Colour = (88, 74, 58)
+    text: Colour = (240, 232, 218)
+    text_dim: Colour = (168, 156, 140)
+    text_dark: Colour = (36, 28, 20)
+    accent: Colour = (222, 160, 72)
+    accent_hover: Colour = (240, 184, 96)
+    # Controls.
+    button: Colour = (70, 60, 50)
+    button_hover: Colour = (96, 82, 66)
+    button_pressed: Colour = (58, 50, 42)
+    button_disabled: Colour = (52, 48, 44)
+    track: Colour = (30, 26, 22)
+    field: Colour = (26, 23, 20)
+    selection: Colour = (112, 84, 46)
+    # Messages and markers.
+    info: Colour = (60, 96, 132)
+    error: Colour = (150, 56, 48)
+    warning: Colour = (200, 70, 56)
+    good: Colour = (92, 160, 96)
+    last_move: Colour = (214, 64, 52)
+    shade: tuple[int, int, int, int] = (14, 12, 10, 150)
+
+
+class Theme:
+    """The palette plus sizes and fonts for the current window size; `resize` on every change."""
+
+    def __init__(self, size: tuple[int, int] = (1280, 800)) -> None:
+        self.colors = Palette()
+        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+        self._texts: dict[tuple[str, int, Colour, bool], pygame.Surface] = {}
+        self.size = size
+        self.scale = 1.0
+        self.resize(size)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """Recompute the scale for a window of `size` (w, h); fonts re-render at the new sizes."""
+        width, height = max(1, size[0]), max(1, size[1])
+        self.size = (width, height)
+        # The height drives the scale, but a narrow window must still fit the side panel.
+        self.scale = max(0.5, min(height / DESIGN_HEIGHT, width / (DESIGN_HEIGHT * 1.28)))
+
+    def px(self, design_pixels: float) -> int:
+        """A length in real pixels for `design_pixels` at the 800-pixel design height (at least 1)."""
+        return max(1, round(design_pixels * self.scale))
+
+    # Named text sizes, in real pixels.
+    @property
+    def text_px(self) -> int:
+        return self.px(24)
+
+    @property
+    def small_px(self) -> int:
+        return self.px(19)
+
+    @property
+    def heading_px(self) -> int:
+        return self.px(34)
+
+    @property
+    def title_px(self) -> int:
+        return self.px(84)
+
+    @property
+    def pad(self) -> int:
+        """The standard gap between controls."""
+        return self.px(12)
+
+    @property
+    def control_h(self) -> int:
+        """The height of a button, toggle, slider or text field."""
+        return self.px(48)
+
+    @property
+    def radius(self) -> int:
+        """Corner radius of buttons and panels."""
+        return self.px(10)
+
+    def font(self, px: int, bold: bool = False) -> pygame.font.Font:
+        """pygame's bundled font at `px` pixels, cached by (size, bold)."""
+        px = max(6, int(px))
+        key = (px, bold)
+        font = self._fonts.get(key)
+        if font is None:
+            if not pygame.font.get_init():
+                pygame.font.init()
+            font = pygame.font.Font(None, px)
+            font.bold = bold
+            self._fonts[key] = font
+        return font
+
+    def render(
+        self, text: str, px: int, colour: Colour | None = None, bold: bool = False
+    ) -> pygame.Surface:
+        """Antialiased text on a transparent surface (cached: do not draw on the result)."""
+        key = (text, px, tuple(colour or self.colors.text), bold)
+        surface = self._texts.get(key)
+        if surface is None:
+            if len(self._texts) > TEXT_CACHE_LIMIT:
+                self._texts.clear()  # texts change rarely; a full reset is simpler than an LRU
+            surface = self.font(px, bold).render(text, True, key[2])
+            self._texts[key] = surface
+        return surface
+
+    def fit_text(self, text: str, px: int, max_width: int, bold: bool = False) -> str:
+        """`text`, cut with an ellipsis so it fits in `max_width` pixels at `px`."""
+        font = self.font(px, bold)
+        if font.size(text)[0] <= max_width:
+            return text
+        while text and font.size(text + "...")[0] > max_width:
+            text = text[:-1]
+        return text + "..." if text else ""
+
+    def draw_background(self, surface: pygame.Surface) -> None:
+        """The plain screen background: a soft vertical gradient from warm brown to near black."""
+        width, height = surface.get_size()
+        top, bottom = self.colors.background_top, self.colors.background
+        bands = 32
+        for i in range(bands):
+            t = i / (bands - 1)
+            colour = tuple(round(a + (b - a) * t) for a, b in zip(top, bottom, strict=True))
+            y0 = height * i // bands
+            y1 = height * (i + 1) // bands
+            surface.fill(colour, (0, y0, width, y1 - y0))

@@ -1,0 +1,691 @@
+"""Small widgets drawn with the theme: buttons, labels, toggles, sliders, choices, text, lists.
+
+Every widget has a `rect` (set by the owning scene in its `resize`), `visible` and `enabled`,
+`handle_event(event) -> bool` (True when the user changed or activated it) and `draw(surface)`.
+Widgets never switch scenes themselves: the scene reads the True and acts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pygame
+
+from gomoku.ui.theme import Colour, Theme
+
+LEFT_BUTTON = 1
+DOUBLE_CLICK_S = 0.4
+
+RectLike = pygame.Rect | tuple[int, int, int, int]
+
+
+def column(
+    x: int, y: int, width: int, count: int, height: int, gap: int
+) -> list[pygame.Rect]:
+    """`count` rects of `width` x `height` stacked downwards from (x, y) with `gap` between."""
+    return [pygame.Rect(x, y + i * (height + gap), width, height) for i in range(count)]
+
+
+def blit_text(
+    surface: pygame.Surface,
+    text_surface: pygame.Surface,
+    rect: pygame.Rect,
+    align: str = "center",
+) -> pygame.Rect:
+    """Blit `text_surface` inside `rect`, vertically centred, aligned left, center or right."""
+    target = text_surface.get_rect()
+    target.centery = rect.centery
+    if align == "left":
+        target.left = rect.left
+    elif align == "right":
+        target.right = rect.right
+    else:
+        target.centerx = rect.centerx
+    surface.blit(text_surface, target)
+    return target
+
+
+def _is_left_press(event: pygame.event.Event) -> bool:
+    return event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == LEFT_BUTTON
+
+
+def _is_left_release(event: pygame.event.Event) -> bool:
+    return event.type == pygame.MOUSEBUTTONUP and getattr(event, "button", 0) == LEFT_BUTTON
+
+
+class Widget:
+    """The common part: a rect, visibility, enabled state, and the theme to draw with."""
+
+    def __init__(self, theme: Theme, rect: RectLike | None = None) -> None:
+        self.theme = theme
+        self.rect = pygame.Rect(rect or (0, 0, 0, 0))
+        self.visible = True
+        self.enabled = True
+        self.hover = False
+
+    @property
+    def active(self) -> bool:
+        """Visible and enabled: only active widgets react to input."""
+        return self.visible and self.enabled
+
+    def _track_hover(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = self.rect.collidepoint(event.pos)
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        """React to one event; True when the user changed or activated the widget."""
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw at `self.rect`."""
+
+
+class Label(Widget):
+    """A line of text in a rect, aligned left, center or right."""
+
+    def __init__(
+        self,
+        theme: Theme,
+        text: str,
+        rect: RectLike | None = None,
+        px: int | None = None,
+        colour: Colour | None = None,
+        align: str = "left",
+        bold: bool = False,
+    ) -> None:
+        super().__init__(theme, rect)
+        self.text = text
+        self.px = px
+        self.colour = colour
+        self.align = align
+        self.bold = bold
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if not self.visible or not self.text:
+            return
+        px = self.px or self.theme.text_px
+        text = self.theme.fit_text(self.text, px, max(1, self.rect.width), self.bold)
+        blit_text(surface, self.theme.render(text, px, self.colour, self.bold), self.rect, self.align)
+
+
+class Panel(Widget):
+    """A rounded, bordered background with an optional title; `content_rect` is inside it."""
+
+    def __init__(self, theme: Theme, rect: RectLike | None = None, title: str = "") -> None:
+        super().__init__(theme, rect)
+        self.title = title
+
+    @property
+    def content_rect(self) -> pygame.Rect:
+        """The area below the title, inside the padding."""
+        pad = self.theme.pad * 2
+        top = self.rect.top + pad
+        if self.title:
+            top += self.theme.heading_px + self.theme.pad
+        return pygame.Rect(
+            self.rect.left + pad, top, self.rect.width - 2 * pad, self.rect.bottom - pad - top
+        )
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if not self.visible:
+            return
+        colors, radius = self.theme.colors, self.theme.radius
+        pygame.draw.rect(surface, colors.panel, self.rect, border_radius=radius)
+        pygame.draw.rect(surface, colors.panel_border, self.rect, self.theme.px(2), radius)
+        if self.title:
+            pad = self.theme.pad * 2
+            title_rect = pygame.Rect(
+                self.rect.left + pad, self.rect.top + pad, self.rect.width - 2 * pad,
+                self.theme.heading_px,
+            )
+            text = self.theme.render(self.title, self.theme.heading_px, colors.accent, bold=True)
+            blit_text(surface, text, title_rect, "left")
+
+
+class Button(Widget):
+    """A push button: `handle_event` returns True once per click (press and release inside)."""
+
+    def __init__(
+        self,
+        theme: Theme,
+        text: str,
+        rect: RectLike | None = None,
+        enabled: bool = True,
+        primary: bool = False,
+        hotkey: int | None = None,
+    ) -> None:
+        super().__init__(theme, rect)
+        self.text = text
+        self.enabled = enabled
+        self.primary = primary
+        self.hotkey = hotkey
+        self.pressed = False
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        if not self.active:
+            self.pressed = False
+            return False
+        self._track_hover(event)
+        if _is_left_press(event) and self.rect.collidepoint(event.pos):
+            self.pressed = True
+        elif _is_left_release(event):
+            clicked = self.pressed and self.rect.collidepoint(event.pos)
+            self.pressed = False
+            return clicked
+        elif event.type == pygame.KEYDOWN and self.hotkey is not None and event.key == self.hotkey:
+            return True
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if not self.visible:
+            return
+        colors = self.theme.colors
+        if not self.enabled:
+            fill, text_colour = colors.button_disabled, colors.text_dim
+        elif self.primary:
+            fill = colors.accent_hover if self.hover else colors.accent
+            text_colour = colors.text_dark
+        elif self.pressed:
+            fill, text_colour = colors.button_pressed, colors.text
+        else:
+            fill = colors.button_hover if self.hover else colors.button
+            text_colour = colors.text
+        radius = self.theme.radius
+        pygame.draw.rect(surface, fill, self.rect, border_radius=radius)
+        if self.hover and self.enabled:
+            pygame.draw.rect(surface, colors.accent, self.rect, self.theme.px(2), radius)
+        px = min(self.theme.text_px, max(8, int(self.rect.height * 0.5)))
+        text = self.theme.fit_text(self.text, px, self.rect.width - 2 * self.theme.pad, bold=True)
+        blit_text(surface, self.theme.render(text, px, text_colour, bold=True), self.rect)
+
+
+class _LabelledControl(Widget):
+    """A control with its label on the left and the control itself on the right."""
+
+    label_share = 0.48
+
+    def __init__(self, theme: Theme, label: str, rect: RectLike | None = None) -> None:
+        super().__init__(theme, rect)
+        self.label = label
+
+    @property
+    def control_rect(self) -> pygame.Rect:
+        """The right-hand part of the rect, where the control draws."""
+        if not self.label:
+            return self.rect.copy()
+        left = self.rect.left + round(self.rect.width * self.label_share)
+        return pygame.Rect(left, self.rect.top, self.rect.right - left, self.rect.height)
+
+    def _draw_label(self, surface: pygame.Surface) -> None:
+        if not self.label:
+            return
+        colour = self.theme.colors.text if self.enabled else self.theme.colors.text_dim
+        px = self.theme.text_px
+        width = self.control_rect.left - self.rect.left - self.theme.pad
+        text = self.theme.fit_text(self.label, px, width)
+        blit_text(surface, self.theme.render(text, px, colour), self.rect, "left")
+
+
+class Toggle(_LabelledControl):
+    """An on/off switch; a click anywhere on its row flips it."""
+
+    def __init__(
+        self, theme: Theme, label: str, value: bool = False, rect: RectLike | None = None
+    ) -> None:
+        super().__init__(theme, label, rect)
+        self.value = value
+        self._pressed = False
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        if not self.active:
+            return False
+        self._track_hover(event)
+        if _is_left_press(event) and self.rect.collidepoint(event.pos):
+            self._pressed = True
+        elif _is_left_release(event):
+            flipped = self._pressed and self.rect.collidepoint(event.pos)
+            self._pressed = False
+            if flipped:
+                self.value = not self.value
+                return True
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if not self.visible:
+            return
+        self._draw_label(surface)
+        colors = self.theme.colors
+        height = round(self.rect.height * 0.62)
+        track = pygame.Rect(0, 0, height * 2, height)
+        track.midright = self.control_rect.midright
+        fill = colors.accent if self.value else colors.track
+        if not self.enabled:
+            fill = colors.button_disabled
+        pygame.draw.rect(surface, fill, track, border_radius=height // 2)
+        pygame.draw.rect(surface, colors.panel_border, track, self.theme.px(2), height // 2)
+        knob_r = height // 2 - self.theme.px(4)
+        knob_x = track.right - height // 2 if self.value else track.left + height // 2
+        pygame.draw.circle(surface, colors.text, (knob_x, track.centery), max(2, knob_r))
+        state = "On" if self.value else "Off"
+        state_rect = pygame.Rect(0, 0, track.width, self.rect.height)
+        state_rect.midright = (track.left - self.theme.pad, track.centery)
+        blit_text(
+            surface, self.theme.render(state, self.theme.small_px, colors.text_dim), state_rect,
+            "right",
+        )
+
+
+class Slider(_LabelledControl):
+    """A value between `minimum` and `maximum` in steps, set by clicking or dragging the track."""
+
+    def __init__(
+        self,
+        theme: Theme,
+        label: str,
+        value: float,
+        minimum: float = 0.0,
+        maximum: float = 1.0,
+        step: float = 0.05,
+        rect: RectLike | None = None,
+        percent: bool = True,
+    ) -> None:
+        super().__init__(theme, label, rect)
+        if maximum <= minimum:
+            raise ValueError(f"slider range is empty: {minimum}..{maximum}")
+        self.minimum, self.maximum, self.step = minimum, maximum, step
+        self.percent = percent
+        self.value = self._clamp(value)
+        self.dragging = False
+
+    def _clamp(self, value: float) -> float:
+        value = min(self.maximum, max(self.minimum, value))
+        if self.step > 0:
+            value = self.minimum + round((value - self.minimum) / self.step) * self.step
+        return round(min(self.maximum, max(self.minimum, value)), 6)
+
+    @property
+    def track_rect(self) -> pygame.Rect:
+        """The line the knob moves along (the control area minus room for the value text)."""
+        area = self.control_rect
+        value_w = self.theme.px(64)
+        knob = self.theme.px(12)
+        return pygame.Rect(
+            area.left + knob, area.centery - self.theme.px(3),
+            max(1, area.width - value_w - 2 * knob), self.theme.px(6),
+        )
+
+    def value_at(self, x: int) -> float:
+        """The value under the horizontal pixel position `x`."""
+        track = self.track_rect
+        t = (x - track.left) / max(1, track.width)
+        return self._clamp(self.minimum + t * (self.maximum - self.minimum))
+
+    def _set(self, value: float) -> bool:
+        value = self._clamp(value)
+        if value == self.value:
+            return False
+        self.value = value
+        return True
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        if not self.active:
+            self.dragging = False
+            return False
+        self._track_hover(event)
+        grab_area = self.control_rect
+        if _is_left_press(event) and grab_area.collidepoint(event.pos):
+            self.dragging = True
+            return self._set(self.value_at(event.pos[0]))
+        if event.type == pygame.MOUSEMOTION and self.dragging:
+            return self._set(self.value_at(event.pos[0]))
+        if _is_left_release(event):
+            self.dragging = False
+        elif event.type == pygame.MOUSEWHEEL and self.hover:
+            return self._set(self.value + self.step * event.y)
+        return False
+
+    def text_value(self) -> str:
+        if self.percent:
+            return f"{round(self.value * 100)}%"
+        return f"{self.value:g}"
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if not self.visible:
+            return
+        self._draw_label(surface)
+        colors = self.theme.colors
+        track = self.track_rect
+        t = (self.value - self.minimum) / (self.maximum - self.minimum)
+        knob_x = track.left + round(t * track.width)
+        radius = track.height // 2
+        pygame.draw.rect(surface, colors.track, track, border_radius=radius)
+        filled = pygame.Rect(track.left, track.top, knob_x - track.left, track.height)
+        pygame.draw.rect(
+            surface, colors.accent if self.enabled else colors.button_disabled, filled,
+            border_radius=radius,
+        )
+        knob_colour = colors.accent_hover if (self.hover or self.dragging) else colors.text
+        pygame.draw.circle(surface, knob_colour, (knob_x, track.centery), self.theme.px(11))
+        value_rect = pygame.Rect(0, 0, self.theme.px(60), self.rect.height)
+        value_rect.midright = self.control_rect.midright
+        blit_text(
+            surface, self.theme.render(self.text_value(), self.theme.small_px, colors.text_dim),
+            value_rect, "right",
+        )
+
+
+class Choice(_LabelledControl):
+    """One of a few options shown as `<  option  >`: a click on the left half steps back,
+    elsewhere steps forward (wrapping); Left/Right keys work while the mouse is over it."""
+
+    def __init__(
+        self,
+        theme: Theme,
+        label: str,
+        options: Sequence[tuple[Any, str]],
+        value: Any = None,
+        rect: RectLike | None = None,
+    ) -> None:
+        super().__init__(theme, label, rect)
+        self.options: list[tuple[Any, str]] = []
+        self.index = 0
+        self._pressed = False
+        self.set_options(options, value)
+
+    def set_options(self, options: Sequence[tuple[Any, str]], value: Any = None) -> None:
+        """Replace the options; keep `value` selected if present, else the first option."""
+        if not options:
+            raise ValueError("a Choice needs at least one option")
+        self.options = list(options)
+        values = [v for v, _ in self.options]
+        self.index = values.index(value) if value in values else 0
+
+    @property
+    def value(self) -> Any:
+        return self.options[self.index][0]
+
+    @value.setter
+    def value(self, value: Any) -> None:
+        values = [v for v, _ in self.options]
+        if value not in values:
+            raise ValueError(f"{value!r} is not one of {values}")
+        self.index = values.index(value)
+
+    @property
+    def text(self) -> str:
+        return self.options[self.index][1]
+
+    def step(self, delta: int) -> bool:
+        """Move `delta` options along (wrapping); True if the value changed."""
+        old = self.index
+        self.index = (self.index + delta) % len(self.options)
+        return self.index != old
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        if not self.active:
+            return False
+        self._track_hover(event)
+        area = self.control_rect
+        if _is_left_press(event) and area.collidepoint(event.pos):
+            self._pressed = True
+        elif _is_left_release(event):
+            inside = self._pressed and area.collidepoint(event.pos)
+            self._pressed = False
+            if inside:
+                return self.step(-1 if event.pos[0] < area.left + area.width // 3 else 1)
+        elif event.type == pygame.KEYDOWN and self.hover:
+            if event.key == pygame.K_LEFT:
+                return self.step(-1)
+            if event.key == pygame.K_RIGHT:
+                return self.step(1)
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if not self.visible:
+            return
+        self._draw_label(surface)
+        colors, theme = self.theme.colors, self.theme
+        area = self.control_rect
+        box = area.inflate(0, -round(area.height * 0.12))
+        fill = colors.button_hover if self.hover and self.enabled else colors.field
+        pygame.draw.rect(surface, fill, box, border_radius=theme.radius)
+        pygame.draw.rect(surface, colors.panel_border, box, theme.px(2), theme.radius)
+        arrow_colour = colors.accent if self.enabled else colors.text_dim
+        arrow_w = theme.px(28)
+        left_rect = pygame.Rect(box.left, box.top, arrow_w, box.height)
+        right_rect = pygame.Rect(box.right - arrow_w, box.top, arrow_w, box.height)
+        self._draw_arrow(surface, left_rect, -1, arrow_colour)
+        self._draw_arrow(surface, right_rect, 1, arrow_colour)
+        middle = box.inflate(-2 * arrow_w, 0)
+        colour = colors.text if self.enabled else colors.text_dim
+        text = theme.fit_text(self.text, theme.text_px, middle.width)
+        blit_text(surface, theme.render(text, theme.text_px, colour), middle)
+
+    def _draw_arrow(
+        self, surface: pygame.Surface, rect: pygame.Rect, direction: int, colour: Colour
+    ) -> None:
+        half = max(3, self.theme.px(7))
+        cx, cy = rect.center
+        tip = (cx + direction * (half // 2), cy)
+        back = cx - direction * (half // 2)
+        points = [(back, cy - half), tip, (back, cy + half)]
+        pygame.draw.polygon(surface, colour, points)
+
+
+class TextInput(_LabelledControl):
+    """A one-line text field: click to focus, type, Enter or a click elsewhere to commit.
+
+    `handle_event` returns True when an edit is committed with a changed text.
+    """
+
+    def __init__(
+        self,
+        theme: Theme,
+        label: str,
+        text: str = "",
+        rect: RectLike | None = None,
+        max_length: int = 24,
+        placeholder: str = "",
+    ) -> None:
+        super().__init__(theme, label, rect)
+        self.text = text[:max_length]
+        self.max_length = max_length
+        self.placeholder = placeholder
+        self.focused = False
+        self._committed = self.text
+        self._blink = 0.0
+
+    def focus(self) -> None:
+        self.focused = True
+        pygame.key.start_text_input()
+
+    def _commit(self) -> bool:
+        self.focused = False
+        pygame.key.stop_text_input()
+        changed = self.text != self._committed
+        self._committed = self.text
+        return changed
+
+    def set_text(self, text: str) -> None:
+        """Replace the text from code (not an edit: nothing to commit)."""
+        self.text = text[: self.max_length]
+        self._committed = self.text
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        if not self.active:
+            return False
+        self._track_hover(event)
+        if _is_left_press(event):
+            if self.control_rect.collidepoint(event.pos) or self.rect.collidepoint(event.pos):
+                if not self.focused:
+                    self.focus()
+                return False
+            if self.focused:
+                return self._commit()
+            return False
+        if not self.focused:
+            return False
+        if event.type == pygame.TEXTINPUT:
+            printable = "".join(ch for ch in event.text if ch.isprintable())
+            room = self.max_length - len(self.text)
+            self.text += printable[: max(0, room)]
+        elif event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_TAB):
+                return self._commit()
+            if event.key == pygame.K_ESCAPE:
+                self.text = self._committed  # Esc abandons the edit
+                self._commit()
+            elif event.key == pygame.K_BACKSPACE:
+                self.text = self.text[:-1]
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if not self.visible:
+            return
+        self._draw_label(surface)
+        colors, theme = self.theme.colors, self.theme
+        box = self.control_rect.inflate(0, -round(self.rect.height * 0.12))
+        pygame.draw.rect(surface, colors.field, box, border_radius=theme.radius)
+        border = colors.accent if self.focused else colors.panel_border
+        pygame.draw.rect(surface, border, box, theme.px(2), theme.radius)
+        inner = box.inflate(-2 * theme.pad, 0)
+        if self.text or self.focused:
+            shown = self.text
+            font = theme.font(theme.text_px)
+            while shown and font.size(shown)[0] > inner.width - theme.px(6):
+                shown = shown[1:]  # keep the end (where the cursor is) in view
+            target = blit_text(surface, theme.render(shown, theme.text_px), inner, "left")
+            if self.focused and (pygame.time.get_ticks() // 500) % 2 == 0:
+                x = target.right + theme.px(2) if shown else inner.left
+                pygame.draw.line(
+                    surface, colors.accent, (x, box.top + theme.px(8)),
+                    (x, box.bottom - theme.px(8)), theme.px(2),
+                )
+        elif self.placeholder:
+            blit_text(surface, theme.render(self.placeholder, theme.text_px, colors.text_dim), inner, "left")
+
+
+class ListView(Widget):
+    """A scrollable list of lines with one selection.
+
+    Click selects (returns True); a double click or Enter activates the selection: the call
+    returns True and `activated` is True for that event. Up/Down and the wheel move and scroll.
+    """
+
+    def __init__(
+        self, theme: Theme, items: Sequence[str] = (), rect: RectLike | None = None
+    ) -> None:
+        super().__init__(theme, rect)
+        self.items: list[str] = list(items)
+        self.selected: int | None = 0 if self.items else None
+        self.scroll = 0
+        self.activated = False
+        self._last_click: tuple[int, float] | None = None
+
+    @property
+    def row_h(self) -> int:
+        return self.theme.px(40)
+
+    @property
+    def visible_rows(self) -> int:
+        return max(1, self.rect.height // self.row_h)
+
+    def set_items(self, items: Sequence[str], selected: int | None = 0) -> None:
+        """Replace the lines; select `selected` if it exists."""
+        self.items = list(items)
+        self.selected = selected if self.items and selected is not None else None
+        if self.selected is not None:
+            self.selected = min(max(0, self.selected), len(self.items) - 1)
+        self.scroll = 0
+        self._ensure_visible()
+
+    def _ensure_visible(self) -> None:
+        max_scroll = max(0, len(self.items) - self.visible_rows)
+        if self.selected is not None:
+            if self.selected < self.scroll:
+                self.scroll = self.selected
+            elif self.selected >= self.scroll + self.visible_rows:
+                self.scroll = self.selected - self.visible_rows + 1
+        self.scroll = min(max(0, self.scroll), max_scroll)
+
+    def row_at(self, pos: tuple[int, int]) -> int | None:
+        """The item index under a pixel position, or None."""
+        if not self.rect.collidepoint(pos):
+            return None
+        index = self.scroll + (pos[1] - self.rect.top) // self.row_h
+        return index if 0 <= index < len(self.items) else None
+
+    def row_rect(self, index: int) -> pygame.Rect:
+        """Where item `index` draws (may be outside the rect when scrolled away)."""
+        top = self.rect.top + (index - self.scroll) * self.row_h
+        return pygame.Rect(self.rect.left, top, self.rect.width, self.row_h)
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        self.activated = False
+        if not self.active:
+            return False
+        self._track_hover(event)
+        if _is_left_press(event):
+            index = self.row_at(event.pos)
+            if index is None:
+                return False
+            now = pygame.time.get_ticks() / 1000
+            double = (
+                self._last_click is not None
+                and self._last_click[0] == index
+                and now - self._last_click[1] < DOUBLE_CLICK_S
+            )
+            self._last_click = (index, now)
+            self.selected = index
+            self.activated = double
+            return True
+        if event.type == pygame.MOUSEWHEEL and self.hover:
+            self.scroll -= event.y
+            self._ensure_visible_scroll_only()
+        elif event.type == pygame.KEYDOWN and self.items:
+            if event.key in (pygame.K_UP, pygame.K_DOWN):
+                current = self.selected if self.selected is not None else -1
+                delta = -1 if event.key == pygame.K_UP else 1
+                self.selected = min(len(self.items) - 1, max(0, current + delta))
+                self._ensure_visible()
+                return True
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.selected is not None:
+                self.activated = True
+                return True
+        return False
+
+    def _ensure_visible_scroll_only(self) -> None:
+        self.scroll = min(max(0, self.scroll), max(0, len(self.items) - self.visible_rows))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if not self.visible:
+            return
+        colors, theme = self.theme.colors, self.theme
+        pygame.draw.rect(surface, colors.field, self.rect, border_radius=theme.radius)
+        pygame.draw.rect(surface, colors.panel_border, self.rect, theme.px(2), theme.radius)
+        previous_clip = surface.get_clip()
+        surface.set_clip(self.rect.inflate(-theme.px(4), -theme.px(4)))
+        px = theme.small_px + theme.px(2)
+        end = min(len(self.items), self.scroll + self.visible_rows + 1)
+        for index in range(self.scroll, end):
+            row = self.row_rect(index)
+            if index == self.selected:
+                pygame.draw.rect(surface, colors.selection, row.inflate(-theme.px(6), -theme.px(4)),
+                                 border_radius=theme.radius // 2)
+            text_rect = row.inflate(-2 * theme.pad, 0)
+            text = theme.fit_text(self.items[index], px, text_rect.width)
+            blit_text(surface, theme.render(text, px), text_rect, "left")
+        surface.set_clip(previous_clip)
+        if len(self.items) > self.visible_rows:
+            self._draw_scrollbar(surface)
+
+    def _draw_scrollbar(self, surface: pygame.Surface) -> None:
+        theme = self.theme
+        track_h = self.rect.height - 2 * theme.px(6)
+        share = self.visible_rows / len(self.items)
+        bar_h = max(theme.px(20), round(track_h * share))
+        max_scroll = max(1, len(self.items) - self.visible_rows)
+        top = self.rect.top + theme.px(6) + round((track_h - bar_h) * self.scroll / max_scroll)
+        bar = pygame.Rect(self.rect.right - theme.px(10), top, theme.px(5), bar_h)
+        pygame.draw.rect(surface, theme.colors.text_dim, bar, border_radius=bar.width // 2)

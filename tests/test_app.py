@@ -1,0 +1,229 @@
+"""The app shell: start-up, scene switching, notices, settings files, resizing, screenshots."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+from gomoku.ui.app import NOTICE_SECONDS, App, AppOptions, parse_args, parse_size
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def make_app(tmp_path: Path):
+    """Build Apps on a private home; every one is closed after the test."""
+    apps: list[App] = []
+
+    def build(**options) -> App:
+        options.setdefault("windowed", True)
+        options.setdefault("home", tmp_path / "home")
+        app = App(AppOptions(**options))
+        apps.append(app)
+        return app
+
+    yield build
+    for app in apps:
+        app.close()
+
+
+def click(app: App, pos: tuple[int, int]) -> None:
+    """A left click at `pos` as pygame delivers it, then one frame."""
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    app.frame()
+
+
+def test_app_starts_on_the_menu_in_a_window_of_the_asked_size(make_app) -> None:
+    app = make_app(size=(1100, 700))
+    app.frame()
+    assert app.current_name == "menu"
+    assert app.current is not None and app.current.name == "menu"
+    assert app.screen_size == (1100, 700)
+    assert pygame.display.get_surface().get_size() == (1100, 700)
+
+
+def test_an_unknown_scene_is_reported_and_the_current_scene_stays(make_app) -> None:
+    app = make_app()
+    app.switch("nowhere", {})
+    app.frame()
+    assert app.current_name == "menu"
+    assert any("nowhere" in notice.text for notice in app.notices)
+
+
+def test_a_notice_shows_then_goes_away_after_a_few_seconds(make_app) -> None:
+    app = make_app()
+    app.notify("Saved your game")
+    app.frame(0.5)
+    assert [n.text for n in app.notices] == ["Saved your game"]
+    for _ in range(int(NOTICE_SECONDS / 0.5) + 1):
+        app.frame(0.5)
+    assert app.notices == []
+
+
+def test_a_notice_draws_a_banner_at_the_top_of_the_screen(make_app) -> None:
+    app = make_app()
+    app.frame()
+    before = pygame.Surface.copy(app.screen)
+    app.notify("Something to read")
+    app.frame(0.0)
+    top_middle = (app.screen_size[0] // 2, app.theme.pad + 4)
+    assert app.screen.get_at(top_middle) != before.get_at(top_middle)
+
+
+def test_clicking_a_notice_dismisses_it(make_app) -> None:
+    app = make_app()
+    app.notify("Click me away")
+    app.frame(0.0)
+    click(app, (app.screen_size[0] // 2, app.theme.pad + app.theme.px(20)))
+    assert app.notices == []
+
+
+def test_window_close_ends_the_loop_and_leaves_the_scene(make_app) -> None:
+    app = make_app()
+    app.switch("lobby", {})
+    left: list[str] = []
+    original_leave = app.current.leave
+    app.current.leave = lambda: (left.append("lobby"), original_leave())  # observe the real call
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    app.frame()
+    assert app.running is False
+    assert left == ["lobby"]
+
+
+def test_settings_saved_by_one_app_are_loaded_by_the_next(make_app) -> None:
+    app = make_app()
+    app.settings.player_name = "Ada"
+    app.settings.sfx_volume = 0.25
+    assert app.save_settings()
+    app.close()
+    again = make_app()
+    assert again.settings.player_name == "Ada"
+    assert again.settings.sfx_volume == 0.25
+
+
+def test_a_damaged_settings_file_gives_a_notice_and_the_defaults(make_app, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text("{ this is not json", encoding="utf-8")
+    app = make_app(home=home)
+    app.frame()
+    assert app.current_name == "menu"
+    assert app.settings.player_name == "Player"
+    assert app.notices and app.notices[0].error
+    assert "settings" in app.notices[0].text.lower()
+    assert (home / "settings.json.bak").exists()
+
+
+def test_an_unsaveable_setting_is_reported_not_raised(make_app) -> None:
+    app = make_app()
+    app.settings.sfx_volume = 7.0  # out of range: save_settings refuses it
+    assert app.save_settings() is False
+    assert any("Could not save" in n.text for n in app.notices)
+
+
+@pytest.mark.parametrize("size", [(1024, 600), (3840, 2160), (1280, 800)])
+def test_resizing_lays_the_menu_out_inside_the_window(make_app, size: tuple[int, int]) -> None:
+    app = make_app()
+    app.set_window_size(size)
+    app.frame()
+    assert app.screen_size == size
+    screen = pygame.Rect((0, 0), size)
+    buttons = [b for b in app.current.buttons if b.visible]
+    for button in buttons:
+        assert screen.contains(button.rect), button.text
+    for first, second in zip(buttons, buttons[1:], strict=False):
+        assert not first.rect.colliderect(second.rect)
+    # Text is rendered at the window's scale, not stretched: taller windows get bigger fonts.
+    assert app.theme.text_px == app.theme.px(24)
+
+
+def test_text_gets_bigger_on_a_bigger_window(make_app) -> None:
+    app = make_app(size=(1024, 600))
+    small = app.theme.text_px
+    app.set_window_size((3840, 2160))
+    assert app.theme.text_px > 2 * small
+
+
+def test_f11_switches_to_fullscreen_and_back_and_remembers_it(make_app) -> None:
+    app = make_app()
+    assert app.fullscreen is False
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F11, mod=0, unicode=""))
+    app.frame()
+    assert app.fullscreen is True
+    assert app.screen_size == pygame.display.get_desktop_sizes()[0]
+    assert app.settings.fullscreen is True
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F11, mod=0, unicode=""))
+    app.frame()
+    assert app.fullscreen is False
+    saved = json.loads(app.paths.settings_file.read_text(encoding="utf-8"))
+    assert saved["fullscreen"] is False
+
+
+def test_fullscreen_is_the_default_without_windowed(make_app) -> None:
+    app = make_app(windowed=False)
+    assert app.fullscreen is True
+    assert app.screen_size == pygame.display.get_desktop_sizes()[0]
+
+
+def test_command_line_options() -> None:
+    options = parse_args(["--size", "1024x600", "--home", "/tmp/x", "--scene", "settings"])
+    assert options.size == (1024, 600)
+    assert options.windowed is True
+    assert options.scene == "settings"
+    assert options.home == Path("/tmp/x")
+    board = parse_args(["--screenshot", "a.png", "--scene", "board"])
+    assert board.scene_data["mode"] == "local"
+    assert len(board.scene_data["moves"]) >= 12
+
+
+@pytest.mark.parametrize("text", ["abc", "1024", "10x10", "1024x", "99999x99999"])
+def test_a_bad_size_is_refused_with_a_clear_message(text: str) -> None:
+    with pytest.raises(ValueError, match="size"):
+        parse_size(text)
+
+
+def test_a_bad_size_on_the_command_line_exits_with_usage(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        parse_args(["--size", "huge"])
+    assert exit_info.value.code == 2
+    assert "size must look like 1280x800" in capsys.readouterr().err
+
+
+def run_gomoku(*args: str, home: Path, env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, GOMOKU_HOME=str(home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env.update(env_extra or {})
+    return subprocess.run(
+        [sys.executable, "-m", "gomoku", *args], cwd=ROOT, env=env, capture_output=True,
+        text=True, timeout=60,
+    )
+
+
+def test_screenshot_mode_writes_a_png_of_the_asked_size(tmp_path: Path) -> None:
+    target = tmp_path / "shots" / "menu.png"
+    result = run_gomoku("--screenshot", str(target), "--size", "1024x600", home=tmp_path / "home")
+    assert result.returncode == 0, result.stderr
+    image = pygame.image.load(str(target))
+    assert image.get_size() == (1024, 600)
+    # Not a blank image: the menu draws a board, a title and buttons in many colours.
+    colours = {tuple(image.get_at((x, y))) for x in range(0, 1024, 16) for y in range(0, 600, 16)}
+    assert len(colours) > 20
+
+
+def test_help_lists_the_options(tmp_path: Path) -> None:
+    result = run_gomoku("--help", home=tmp_path)
+    assert result.returncode == 0
+    for option in ("--windowed", "--size", "--screenshot", "--scene", "--home"):
+        assert option in result.stdout
+
+
+def test_startup_probe_reports_the_first_menu_frame(tmp_path: Path) -> None:
+    result = run_gomoku("--windowed", home=tmp_path, env_extra={"GOMOKU_STARTUP_PROBE": "1"})
+    assert result.returncode == 0, result.stderr
+    assert "first_frame_epoch" in result.stdout

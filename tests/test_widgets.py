@@ -1,0 +1,253 @@
+"""Widgets react to real pygame events the way a player expects, and draw at any scale."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from gomoku.ui.theme import Theme
+from gomoku.ui.widgets import (
+    Button,
+    Choice,
+    Label,
+    ListView,
+    Panel,
+    Slider,
+    TextInput,
+    Toggle,
+    column,
+)
+
+
+@pytest.fixture(autouse=True)
+def display():
+    pygame.display.init()
+    pygame.font.init()
+    surface = pygame.display.set_mode((1280, 800))
+    yield surface
+    pygame.display.quit()
+
+
+@pytest.fixture
+def theme() -> Theme:
+    return Theme((1280, 800))
+
+
+def press(pos, button=1) -> pygame.event.Event:
+    return pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)
+
+
+def release(pos, button=1) -> pygame.event.Event:
+    return pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button)
+
+
+def motion(pos) -> pygame.event.Event:
+    return pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
+
+
+def key(k: int) -> pygame.event.Event:
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="")
+
+
+def test_a_button_clicks_once_on_press_and_release_inside(theme: Theme) -> None:
+    button = Button(theme, "Play", (100, 100, 200, 50))
+    assert button.handle_event(press((150, 120))) is False
+    assert button.handle_event(release((150, 120))) is True
+    # A release with no press first (the press went to another scene) is not a click.
+    assert button.handle_event(release((150, 120))) is False
+
+
+def test_a_button_press_dragged_off_is_not_a_click(theme: Theme) -> None:
+    button = Button(theme, "Play", (100, 100, 200, 50))
+    button.handle_event(press((150, 120)))
+    assert button.handle_event(release((500, 500))) is False
+
+
+def test_a_disabled_or_hidden_button_ignores_clicks(theme: Theme) -> None:
+    button = Button(theme, "Play", (100, 100, 200, 50), enabled=False)
+    button.handle_event(press((150, 120)))
+    assert button.handle_event(release((150, 120))) is False
+    button.enabled, button.visible = True, False
+    button.handle_event(press((150, 120)))
+    assert button.handle_event(release((150, 120))) is False
+
+
+def test_a_right_click_is_not_a_click(theme: Theme) -> None:
+    button = Button(theme, "Play", (100, 100, 200, 50))
+    button.handle_event(press((150, 120), button=3))
+    assert button.handle_event(release((150, 120), button=3)) is False
+
+
+def test_button_hover_follows_the_mouse_and_changes_its_look(theme: Theme, display) -> None:
+    button = Button(theme, "Play", (100, 100, 200, 50))
+    button.draw(display)
+    plain = display.get_at((105, 125))
+    button.handle_event(motion((150, 120)))
+    assert button.hover
+    button.draw(display)
+    assert display.get_at((105, 125)) != plain
+    button.handle_event(motion((10, 10)))
+    assert not button.hover
+
+
+def test_a_button_hotkey_activates_it(theme: Theme) -> None:
+    button = Button(theme, "Start", (0, 0, 100, 40), hotkey=pygame.K_RETURN)
+    assert button.handle_event(key(pygame.K_RETURN)) is True
+    assert button.handle_event(key(pygame.K_SPACE)) is False
+
+
+def test_toggle_flips_on_click(theme: Theme) -> None:
+    toggle = Toggle(theme, "Mute", False, (0, 0, 400, 48))
+    toggle.handle_event(press((300, 20)))
+    assert toggle.handle_event(release((300, 20))) is True
+    assert toggle.value is True
+    toggle.handle_event(press((10, 20)))  # the label is part of the row
+    toggle.handle_event(release((10, 20)))
+    assert toggle.value is False
+
+
+def test_slider_follows_clicks_and_drags_in_steps(theme: Theme) -> None:
+    slider = Slider(theme, "Volume", 0.5, rect=(0, 0, 600, 48), step=0.1)
+    track = slider.track_rect
+    assert slider.handle_event(press((track.left, 24))) is True
+    assert slider.value == 0.0
+    assert slider.handle_event(motion((track.right + 50, 24))) is True
+    assert slider.value == 1.0
+    slider.handle_event(release((track.right, 24)))
+    assert slider.handle_event(motion((track.left, 24))) is False  # no longer dragging
+    assert slider.value == 1.0
+    middle = track.left + track.width // 2
+    slider.handle_event(press((middle, 24)))
+    assert slider.value == pytest.approx(0.5)
+    assert slider.text_value() == "50%"
+
+
+def test_slider_refuses_an_empty_range(theme: Theme) -> None:
+    with pytest.raises(ValueError, match="range"):
+        Slider(theme, "x", 1, minimum=2, maximum=2)
+
+
+def test_choice_steps_forward_on_the_right_and_back_on_the_left(theme: Theme) -> None:
+    choice = Choice(theme, "Level", [("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard")],
+                    "medium", (0, 0, 600, 48))
+    area = choice.control_rect
+    choice.handle_event(press((area.right - 5, 24)))
+    assert choice.handle_event(release((area.right - 5, 24))) is True
+    assert choice.value == "hard"
+    choice.handle_event(press((area.right - 5, 24)))
+    choice.handle_event(release((area.right - 5, 24)))
+    assert choice.value == "easy"  # wraps round
+    choice.handle_event(press((area.left + 5, 24)))
+    choice.handle_event(release((area.left + 5, 24)))
+    assert choice.value == "hard"
+    assert choice.text == "Hard"
+
+
+def test_choice_keys_work_under_the_mouse(theme: Theme) -> None:
+    choice = Choice(theme, "Rule", [(1, "One"), (2, "Two")], 1, (0, 0, 600, 48))
+    assert choice.handle_event(key(pygame.K_RIGHT)) is False  # not hovered
+    choice.handle_event(motion((400, 20)))
+    assert choice.handle_event(key(pygame.K_RIGHT)) is True
+    assert choice.value == 2
+
+
+def test_choice_keeps_the_value_when_options_change_and_refuses_unknown_values(theme: Theme) -> None:
+    choice = Choice(theme, "Size", [(15, "15"), (19, "19")], 19)
+    choice.set_options([(15, "15"), (19, "19"), (20, "20")], 19)
+    assert choice.value == 19
+    choice.set_options([(15, "15")], 19)
+    assert choice.value == 15
+    with pytest.raises(ValueError):
+        choice.value = 99
+    with pytest.raises(ValueError):
+        Choice(theme, "Empty", [])
+
+
+def test_text_input_types_commits_on_enter_and_limits_length(theme: Theme) -> None:
+    field = TextInput(theme, "Name", "Bo", (0, 0, 600, 48), max_length=5)
+    field.handle_event(press((400, 20)))
+    assert field.focused
+    field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="bby!!"))
+    assert field.text == "Bobby"
+    field.handle_event(key(pygame.K_BACKSPACE))
+    assert field.text == "Bobb"
+    assert field.handle_event(key(pygame.K_RETURN)) is True
+    assert not field.focused
+    # Typing while not focused does nothing.
+    field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="x"))
+    assert field.text == "Bobb"
+
+
+def test_text_input_escape_abandons_and_click_outside_commits(theme: Theme) -> None:
+    field = TextInput(theme, "Name", "Ann", (0, 0, 600, 48))
+    field.handle_event(press((400, 20)))
+    field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="e"))
+    field.handle_event(key(pygame.K_ESCAPE))
+    assert field.text == "Ann" and not field.focused
+    field.handle_event(press((400, 20)))
+    field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="a"))
+    assert field.handle_event(press((900, 700))) is True
+    assert field.text == "Anna"
+
+
+def test_list_view_selects_scrolls_and_activates(theme: Theme) -> None:
+    items = [f"game {i}" for i in range(30)]
+    view = ListView(theme, items, (0, 0, 400, theme.px(40) * 5))
+    assert view.visible_rows == 5
+    row = view.row_rect(2)
+    assert view.handle_event(press(row.center)) is True
+    assert view.selected == 2 and not view.activated
+    view.handle_event(press(row.center))  # a second click at once: a double click
+    assert view.activated
+    view.handle_event(motion((10, 10)))
+    view.handle_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-3, flipped=False))
+    assert view.scroll == 3
+    for _ in range(10):
+        view.handle_event(key(pygame.K_DOWN))
+    assert view.selected == 12
+    assert view.scroll == 12 - 5 + 1  # the selection stays in view
+    assert view.handle_event(key(pygame.K_RETURN)) is True and view.activated
+    view.set_items(["only"], selected=4)
+    assert view.selected == 0 and view.scroll == 0
+    view.set_items([])
+    assert view.selected is None
+    assert view.handle_event(press((10, 10))) is False
+
+
+def test_label_cuts_text_that_does_not_fit(theme: Theme) -> None:
+    text = theme.fit_text("A very long player name indeed", theme.text_px, 80)
+    assert text.endswith("...")
+    assert theme.font(theme.text_px).size(text)[0] <= 80
+    assert theme.fit_text("Ok", theme.text_px, 80) == "Ok"
+
+
+@pytest.mark.parametrize("size", [(1024, 600), (3840, 2160)])
+def test_every_widget_draws_at_small_and_huge_sizes(size: tuple[int, int]) -> None:
+    surface = pygame.display.set_mode(size)
+    theme = Theme(size)
+    rects = column(10, 10, size[0] // 2, 8, theme.control_h, theme.pad)
+    widgets = [
+        Button(theme, "Start", rects[0]),
+        Label(theme, "Hello", rects[1]),
+        Toggle(theme, "Mute", True, rects[2]),
+        Slider(theme, "Music", 0.3, rect=rects[3]),
+        Choice(theme, "Level", [("a", "A")], "a", rects[4]),
+        TextInput(theme, "Name", "Player", rects[5]),
+        ListView(theme, ["one", "two"], rects[6].union(rects[7])),
+        Panel(theme, (size[0] // 2 + 20, 10, 300, 300), title="Panel"),
+    ]
+    surface.fill((0, 0, 0))
+    for widget in widgets:
+        widget.draw(surface)
+        # Each draws something inside its own rect.
+        inside = widget.rect.inflate(-2, -2)
+        colours = {tuple(surface.get_at((x, inside.centery))) for x in range(inside.left, inside.right, 3)}
+        assert len(colours) > 1, type(widget).__name__
+
+
+def test_theme_sizes_scale_with_the_window() -> None:
+    small, big = Theme((1024, 600)), Theme((3840, 2160))
+    assert big.px(24) > 3 * small.px(24)
+    assert small.px(0.1) == 1
+    assert big.font(big.text_px) is big.font(big.text_px)  # cached by size
+    assert big.render("x", 20) is big.render("x", 20)
