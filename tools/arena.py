@@ -1,0 +1,535 @@
+#!/usr/bin/env python3
+"""Play N games between two Gomocup brains and print who won, by colour, and how fast.
+
+Each engine is a level name (easy, medium, hard: our `pbrain-gomoku` at that level) or any
+brain command line, e.g. "/path/to/pbrain-rapfi" or "pbrain-gomoku --level easy". Games
+start from random openings near the centre; each opening is played twice with colours
+swapped. A move later than the time per move (plus --tolerance), a malformed reply or an
+illegal move loses. Every game is saved in --out, with a summary.json.
+
+    .venv/bin/python tools/arena.py hard medium --games 20 --time 0.3 --out arena-out
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import queue
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import IO
+
+from gomoku.core import Board, Color, IllegalMoveError, Point, Rule
+from gomoku.core.notation import format_point
+
+LEVELS = ("easy", "medium", "hard")
+RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 4}
+"""Gomocup `INFO rule` values."""
+START_TIMEOUT_S = 180.0  # START may compile an engine from a cold cache
+OPENING_RADIUS = 2  # opening stones fall in the 5x5 square around the centre
+_MOVE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+
+
+class BrainFailure(Exception):
+    """An engine broke the protocol: silent past its time, a bad reply, or a dead process."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+def engine_command(spec: str) -> list[str]:
+    """A level name means our brain at that level; anything else is a command line."""
+    if spec in LEVELS:
+        return [sys.executable, "-m", "gomoku.engine.brain", "--level", spec]
+    command = shlex.split(spec)
+    if not command:
+        raise ValueError("an engine command is empty")
+    if shutil.which(command[0]) is None:
+        beside_python = Path(sys.executable).parent / command[0]  # e.g. pbrain-gomoku in the venv
+        if shutil.which(str(beside_python)) is None:
+            raise ValueError(f"cannot find the engine program {command[0]!r}")
+        command[0] = str(beside_python)
+    return command
+
+
+def engine_names(specs: Sequence[str]) -> list[str]:
+    """Short distinct names for the summary: the level, or the program name and its flags."""
+    names = []
+    for spec in specs:
+        if spec in LEVELS:
+            names.append(spec)
+        else:
+            words = shlex.split(spec)
+            names.append(" ".join([Path(words[0]).name, *words[1:]]))
+    if len(set(names)) < len(names):
+        names = [f"{name}#{index + 1}" for index, name in enumerate(names)]
+    return names
+
+
+class BrainProcess:
+    """One brain in a subprocess: send lines, read its move with a deadline. Not thread-safe."""
+
+    def __init__(self, command: list[str], log: IO[str] | None = None) -> None:
+        self.command = command
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=log if log is not None else subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+            errors="replace",
+        )
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._lines.put(line.rstrip("\r\n"))
+        self._lines.put(None)  # end of output: the process died
+
+    def send(self, *lines: str) -> None:
+        try:
+            assert self.process.stdin is not None
+            self.process.stdin.write("".join(line + "\r\n" for line in lines))
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError) as error:
+            raise BrainFailure("crash", f"cannot write to the engine: {error}") from None
+
+    def reply(self, deadline: float) -> str:
+        """The next line that is not MESSAGE/DEBUG, before the monotonic `deadline`."""
+        while True:
+            try:
+                line = self._lines.get(timeout=max(deadline - time.monotonic(), 0.0))
+            except queue.Empty:
+                raise BrainFailure("timeout", "no reply in time") from None
+            if line is None:
+                raise BrainFailure("crash", f"the engine exited (code {self.process.poll()})")
+            if not line.strip() or line.upper().startswith(("MESSAGE", "DEBUG")):
+                continue
+            return line.strip()
+
+    def move(self, deadline: float) -> Point:
+        line = self.reply(deadline)
+        match = _MOVE.match(line)
+        if match is None:
+            raise BrainFailure("bad reply", repr(line))
+        return int(match.group(1)), int(match.group(2))
+
+    def start(self, size: int, rule: Rule, time_s: float) -> None:
+        """Set the clock and rule and start a game; raises BrainFailure unless it says OK."""
+        self.send(
+            f"INFO timeout_turn {round(time_s * 1000)}",
+            "INFO timeout_match 0",
+            "INFO game_type 1",
+            f"INFO rule {RULE_CODES[rule]}",
+            f"START {size}",
+        )
+        line = self.reply(time.monotonic() + START_TIMEOUT_S)
+        if line.upper() != "OK":
+            raise BrainFailure("refused START", line)
+
+    def close(self) -> None:
+        """END, then kill if it does not leave within a second."""
+        if self.process.poll() is None:
+            try:
+                self.send("END")
+            except BrainFailure:
+                pass
+            try:
+                self.process.wait(timeout=1.0)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game; `winner` is an engine index (0 or 1) or None for a draw."""
+
+    index: int
+    black: int
+    opening: tuple[Point, ...]
+    moves: tuple[Point, ...]
+    times: tuple[float | None, ...]  # seconds per move, None for opening stones
+    winner: int | None
+    reason: str  # five, full board, timeout, illegal, bad reply, crash, refused START
+    detail: str = ""
+
+
+def random_opening(rng: random.Random, size: int, stones: int) -> tuple[Point, ...]:
+    """`stones` distinct points near the centre, alternately black and white, with no five."""
+    centre = size // 2
+    square = [
+        (x, y)
+        for y in range(centre - OPENING_RADIUS, centre + OPENING_RADIUS + 1)
+        for x in range(centre - OPENING_RADIUS, centre + OPENING_RADIUS + 1)
+    ]
+    return tuple(rng.sample(square, stones))
+
+
+def board_lines(board: Board, color: Color) -> list[str]:
+    """BOARD ... DONE for the engine playing `color`: 1 own stones, 2 the opponent's."""
+    lines = ["BOARD"]
+    for x, y in board.moves:
+        lines.append(f"{x},{y},{1 if board[(x, y)] == color else 2}")
+    lines.append("DONE")
+    return lines
+
+
+def play_game(
+    index: int,
+    engines: Sequence[BrainProcess],
+    black: int,
+    opening: tuple[Point, ...],
+    rule: Rule,
+    size: int,
+    time_s: float,
+    tolerance_s: float,
+) -> GameResult:
+    """One game from `opening`, engine `black` playing black; engines must be started."""
+    board = Board.from_moves(opening, size, rule)
+    times: list[float | None] = [None] * len(opening)
+    synced = [False, False]  # has each engine seen the position (BOARD) yet?
+
+    def finish(winner: int | None, reason: str, detail: str = "") -> GameResult:
+        return GameResult(
+            index, black, opening, tuple(board.moves), tuple(times), winner, reason, detail
+        )
+
+    while True:
+        mover = black if board.to_move is Color.BLACK else 1 - black
+        engine = engines[mover]
+        if synced[mover]:
+            lines = [f"TURN {board.moves[-1][0]},{board.moves[-1][1]}"]
+        else:
+            lines = board_lines(board, board.to_move)
+            synced[mover] = True
+        began = time.monotonic()
+        try:
+            engine.send(*lines)
+            move = engine.move(began + time_s + tolerance_s)
+        except BrainFailure as failure:
+            return finish(1 - mover, failure.reason, failure.detail)
+        elapsed = time.monotonic() - began
+        try:
+            outcome = board.push(*move)
+        except IllegalMoveError as error:
+            return finish(1 - mover, "illegal", str(error))
+        times.append(elapsed)
+        if outcome is not None:
+            if outcome.winner is None:
+                return finish(None, outcome.reason.value)
+            return finish(mover, outcome.reason.value)
+
+
+@dataclass
+class Tally:
+    """Wins, losses and draws, overall and by colour, and move times, for one engine."""
+
+    name: str
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    by_color: dict[str, list[int]] = field(
+        default_factory=lambda: {"black": [0, 0, 0], "white": [0, 0, 0]}
+    )  # colour -> [wins, losses, draws]
+    losses_by_reason: dict[str, int] = field(default_factory=dict)
+    move_times: list[float] = field(default_factory=list)
+
+    @property
+    def average_time(self) -> float:
+        return sum(self.move_times) / len(self.move_times) if self.move_times else 0.0
+
+    @property
+    def max_time(self) -> float:
+        return max(self.move_times, default=0.0)
+
+
+def tally(results: Sequence[GameResult], names: Sequence[str]) -> list[Tally]:
+    tallies = [Tally(name) for name in names]
+    for result in results:
+        for engine in (0, 1):
+            mine = tallies[engine]
+            color = "black" if engine == result.black else "white"
+            if result.winner is None:
+                mine.draws += 1
+                mine.by_color[color][2] += 1
+            elif result.winner == engine:
+                mine.wins += 1
+                mine.by_color[color][0] += 1
+            else:
+                mine.losses += 1
+                mine.by_color[color][1] += 1
+                if result.reason != "five":
+                    mine.losses_by_reason[result.reason] = (
+                        mine.losses_by_reason.get(result.reason, 0) + 1
+                    )
+            first_own = 0 if color == "black" else 1
+            mine.move_times += [
+                t for ply, t in enumerate(result.times) if t is not None and ply % 2 == first_own
+            ]
+    return tallies
+
+
+def summary_text(tallies: Sequence[Tally], games: int, time_s: float, rule: Rule) -> str:
+    lines = [f"{games} games, {time_s:g} s per move, rule {rule.value}"]
+    header = f"{'engine':<28} {'W':>4} {'L':>4} {'D':>4}  {'as black W/L/D':>15}  {'as white W/L/D':>15}  {'avg s':>6} {'max s':>6}"
+    lines.append(header)
+    for t in tallies:
+        black = "/".join(map(str, t.by_color["black"]))
+        white = "/".join(map(str, t.by_color["white"]))
+        lines.append(
+            f"{t.name:<28} {t.wins:>4} {t.losses:>4} {t.draws:>4}  {black:>15}  {white:>15}  "
+            f"{t.average_time:>6.3f} {t.max_time:>6.3f}"
+        )
+        if t.losses_by_reason:
+            reasons = ", ".join(
+                f"{reason} {count}" for reason, count in sorted(t.losses_by_reason.items())
+            )
+            lines.append(f"{'':<28} lost without a five: {reasons}")
+    return "\n".join(lines)
+
+
+def save_game(
+    result: GameResult, names: Sequence[str], rule: Rule, size: int, time_s: float, out: Path
+) -> Path:
+    """Writes one game as a plain text record (a header, then one move a line) and returns its path."""
+    black, white = names[result.black], names[1 - result.black]
+    if result.winner is None:
+        verdict = f"draw ({result.reason})"
+    else:
+        colour = "black" if result.winner == result.black else "white"
+        verdict = f"{colour} ({names[result.winner]}) wins: {result.reason}"
+        if result.detail:
+            verdict += f" ({result.detail})"
+    lines = [
+        f"# gomoku arena game {result.index + 1}",
+        f"black: {black}",
+        f"white: {white}",
+        f"rule: {rule.value}",
+        f"size: {size}",
+        f"time per move: {time_s:g} s",
+        f"opening stones: {len(result.opening)}",
+        f"result: {verdict}",
+        "moves (ply x,y point seconds):",
+    ]
+    for ply, (point, seconds) in enumerate(zip(result.moves, result.times, strict=True), start=1):
+        spent = "opening" if seconds is None else f"{seconds:.3f}"
+        lines.append(f"{ply} {point[0]},{point[1]} {format_point(point, size)} {spent}")
+    path = out / f"game-{result.index + 1:03d}.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    engines: tuple[str, str]
+    games: int
+    time_s: float
+    rule: Rule
+    size: int
+    seed: int
+    out: Path
+    jobs: int
+    opening_stones: int
+    tolerance_s: float
+
+
+def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameResult]:
+    """Plays every game (in `jobs` parallel pairs of processes), saves them, prints a summary."""
+    config.out.mkdir(parents=True, exist_ok=True)
+    names = engine_names(config.engines)
+    commands = [engine_command(spec) for spec in config.engines]
+    rng = random.Random(config.seed)
+    openings = [
+        random_opening(rng, config.size, config.opening_stones)
+        for _ in range((config.games + 1) // 2)
+    ]
+    pending: queue.Queue[int] = queue.Queue()
+    for index in range(config.games):
+        pending.put(index)
+    results: list[GameResult] = []
+    lock = threading.Lock()
+
+    def job(slot: int) -> None:
+        logs = [
+            open(config.out / f"engine{e + 1}-job{slot + 1}.log", "a", encoding="utf-8")
+            for e in (0, 1)
+        ]
+        engines: list[BrainProcess | None] = [None, None]
+        try:
+            while True:
+                try:
+                    index = pending.get_nowait()
+                except queue.Empty:
+                    return
+                result = _play_one(index, engines, commands, logs, openings[index // 2], config)
+                save_game(result, names, config.rule, config.size, config.time_s, config.out)
+                with lock:
+                    results.append(result)
+                    print(_game_line(result, names), file=report, flush=True)
+        finally:
+            for engine in engines:
+                if engine is not None:
+                    engine.close()
+            for log in logs:
+                log.close()
+
+    with ThreadPoolExecutor(max_workers=max(1, config.jobs)) as pool:
+        for future in [pool.submit(job, slot) for slot in range(max(1, config.jobs))]:
+            future.result()
+    results.sort(key=lambda r: r.index)
+    tallies = tally(results, names)
+    print(summary_text(tallies, len(results), config.time_s, config.rule), file=report, flush=True)
+    summary = {
+        "engines": dict(zip(names, config.engines, strict=True)),
+        "games": len(results),
+        "time_per_move_s": config.time_s,
+        "rule": config.rule.value,
+        "size": config.size,
+        "seed": config.seed,
+        "tallies": [
+            {
+                **asdict(t),
+                "average_time": t.average_time,
+                "max_time": t.max_time,
+                "move_times": None,
+            }
+            for t in tallies
+        ],
+    }
+    (config.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    return results
+
+
+def _play_one(
+    index: int,
+    engines: list[BrainProcess | None],
+    commands: list[list[str]],
+    logs: list[IO[str]],
+    opening: tuple[Point, ...],
+    config: ArenaConfig,
+) -> GameResult:
+    """One game on this job's processes, (re)starting an engine whose state is unknown."""
+    black = index % 2  # each opening is played twice, colours swapped
+    for number in (0, 1):
+        try:
+            if engines[number] is None:
+                engines[number] = BrainProcess(commands[number], logs[number])
+            engines[number].start(config.size, config.rule, config.time_s)
+        except (BrainFailure, OSError) as failure:
+            if engines[number] is not None:
+                engines[number].close()
+            engines[number] = None
+            if isinstance(failure, OSError):
+                failure = BrainFailure("crash", f"cannot start the engine: {failure}")
+            return GameResult(
+                index,
+                black,
+                opening,
+                opening,
+                (None,) * len(opening),
+                1 - number,
+                failure.reason,
+                failure.detail,
+            )
+    result = play_game(
+        index, engines, black, opening, config.rule, config.size, config.time_s, config.tolerance_s
+    )
+    if result.reason not in ("five", "full_board"):
+        for number in (0, 1):  # a late or broken engine may still be talking: start afresh
+            engines[number].close()
+            engines[number] = None
+    return result
+
+
+def _game_line(result: GameResult, names: Sequence[str]) -> str:
+    black, white = names[result.black], names[1 - result.black]
+    if result.winner is None:
+        verdict = "draw"
+    else:
+        verdict = f"{names[result.winner]} wins"
+    detail = f" ({result.detail})" if result.detail else ""
+    plies = len(result.moves)
+    return f"game {result.index + 1}: {black} (black) vs {white} (white): {verdict} by {result.reason}{detail}, {plies} stones"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        description="Play games between two Gomocup brains and print the score.",
+        epilog="ENGINE is easy, medium or hard (our pbrain-gomoku at that level) or a brain command line.",
+    )
+    parser.add_argument("engine1", metavar="ENGINE1")
+    parser.add_argument("engine2", metavar="ENGINE2")
+    parser.add_argument("--games", type=int, default=2, help="number of games (default 2)")
+    parser.add_argument("--time", type=float, default=0.3, help="seconds per move (default 0.3)")
+    parser.add_argument("--rule", choices=[rule.value for rule in RULE_CODES], default="freestyle")
+    parser.add_argument("--size", type=int, default=15, help="board size (default 15)")
+    parser.add_argument(
+        "--seed", type=int, default=1, help="random seed for the openings (default 1)"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=Path("arena-out"), help="folder for the records"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once (default 1)")
+    parser.add_argument(
+        "--opening-stones", type=int, default=3, help="random stones to start from (default 3)"
+    )
+    parser.add_argument(
+        "--tolerance",
+        type=float,
+        default=0.1,
+        help="seconds allowed over the time per move (default 0.1)",
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    if args.time <= 0:
+        parser.error("--time must be positive")
+    if not 15 <= args.size <= 20:
+        parser.error("--size must be 15 to 20")
+    if not 0 <= args.opening_stones <= 2 * OPENING_RADIUS + 1:
+        parser.error(f"--opening-stones must be 0 to {2 * OPENING_RADIUS + 1}")
+    try:
+        engines = (args.engine1, args.engine2)
+        for spec in engines:
+            engine_command(spec)
+    except ValueError as error:
+        parser.error(str(error))
+    config = ArenaConfig(
+        engines=engines,
+        games=args.games,
+        time_s=args.time,
+        rule=Rule(args.rule),
+        size=args.size,
+        seed=args.seed,
+        out=args.out,
+        jobs=args.jobs,
+        opening_stones=args.opening_stones,
+        tolerance_s=args.tolerance,
+    )
+    run_arena(config)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
