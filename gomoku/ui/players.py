@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import enum
 import queue
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Protocol
 
 from gomoku.core.board import Board
-from gomoku.core.types import Color, Point
+from gomoku.core.clock import TimeControl
+from gomoku.core.game import PlayerInfo
+from gomoku.core.settings import Settings, check_value
+from gomoku.core.types import MAX_SIZE, MIN_SIZE, Color, Point, Rule
 from gomoku.engine.api import (
     DEFAULT_BUDGET_S,
     Level,
@@ -36,6 +41,116 @@ class Agreement(enum.Enum):
 
 class PlayerError(RuntimeError):
     """A player cannot produce a move (the engine failed, the connection dropped)."""
+
+
+GUEST_NAME = "Guest"
+COMPUTER_NAME = "Computer"
+MODES = ("ai", "local")
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """Who plays what: the board scene's enter data, checked and completed from the settings.
+
+    `human_color` is the colour of the player at this screen (vs the computer) or of the
+    first player (two players on one screen; the second is the guest).
+    """
+
+    mode: str = "ai"  # "ai" | "local"
+    level: Level = Level.MEDIUM
+    human_color: Color = Color.BLACK
+    rule: Rule = Rule.FREESTYLE
+    size: int = 15
+    time_control: TimeControl = TimeControl()
+    human_name: str = "Player"
+
+    @classmethod
+    def from_data(
+        cls, data: Mapping[str, Any], settings: Settings, rng: random.Random | None = None
+    ) -> tuple[GameSetup, list[str]]:
+        """The setup `data` asks for, with the settings filling what is missing.
+
+        Returns the setup and a list of plain-words problems for values that were not
+        valid (each replaced by the setting); never raises for bad data.
+        """
+        problems: list[str] = []
+
+        def pick(key: str, setting: str, label: str) -> Any:
+            value = data.get(key)
+            if value is None:
+                return getattr(settings, setting)
+            error = check_value(setting, value)
+            if error is not None:
+                problems.append(f"{label} {error}")
+                return getattr(settings, setting)
+            return value
+
+        mode = data.get("mode", "ai")
+        if mode not in MODES:
+            problems.append("the game mode must be ai or local")
+            mode = "ai"
+        level = Level(pick("level", "level", "the level"))
+        rule = Rule(pick("rule", "rule", "the rule"))
+        colour_name = pick("human_color", "human_color", "the colour")
+        if colour_name == "random":
+            colour_name = (rng or random).choice(("black", "white"))
+        size = data.get("size")
+        if size is None:
+            size = settings.board_size if rule is Rule.FREESTYLE else 15
+        elif not isinstance(size, int) or isinstance(size, bool) or not MIN_SIZE <= size <= MAX_SIZE:
+            problems.append(f"the board size must be {MIN_SIZE} to {MAX_SIZE}")
+            size = settings.effective_board_size
+        control = settings.time_control
+        times = data.get("time_control")
+        if times is not None:
+            try:
+                control = TimeControl(
+                    game_s=int(times.get("game_s", 0)),
+                    increment_s=int(times.get("increment_s", 0)),
+                    move_s=int(times.get("move_s", 0)),
+                )
+            except (AttributeError, TypeError, ValueError):
+                problems.append("the time control must be whole seconds, not negative")
+        return (
+            cls(
+                mode=mode,
+                level=level,
+                human_color=Color[colour_name.upper()],
+                rule=rule,
+                size=size,
+                time_control=control,
+                human_name=settings.player_name,
+            ),
+            problems,
+        )
+
+    def to_data(self) -> dict[str, Any]:
+        """The board scene's enter data for this setup (JSON-friendly)."""
+        return {
+            "mode": self.mode,
+            "level": self.level.value,
+            "human_color": self.human_color.label,
+            "rule": self.rule.value,
+            "size": self.size,
+            "time_control": {
+                "game_s": self.time_control.game_s,
+                "increment_s": self.time_control.increment_s,
+                "move_s": self.time_control.move_s,
+            },
+        }
+
+    def swapped(self) -> GameSetup:
+        """The same setup with colours swapped (a rematch)."""
+        return replace(self, human_color=self.human_color.other)
+
+    def player_infos(self) -> dict[Color, PlayerInfo]:
+        """Name, kind and level of each colour."""
+        human = PlayerInfo(self.human_name, "human")
+        if self.mode == "ai":
+            other = PlayerInfo(COMPUTER_NAME, "ai", self.level.value)
+        else:
+            other = PlayerInfo(GUEST_NAME, "human")
+        return {self.human_color: human, self.human_color.other: other}
 
 
 class EngineLike(Protocol):
@@ -59,13 +174,23 @@ class EngineSession:
     cancelled search, a search from before an undo) are dropped.
     """
 
-    def __init__(self, worker: EngineLike) -> None:
-        self.worker = worker
+    def __init__(self, worker: EngineLike | None = None) -> None:
+        self.worker = worker  # None until the app has loaded the engine
         self._inboxes: dict[int, list[Any]] = {}
         self._live: int | None = None
 
+    @property
+    def ready(self) -> bool:
+        """True once a worker is attached and searches can be submitted."""
+        return self.worker is not None
+
     def submit(self, position: Position, level: Level, limit: SearchLimit) -> int:
-        """Start a search on `position` (a copy, never the live board); returns its id."""
+        """Start a search on `position` (a copy, never the live board); returns its id.
+
+        Raises RuntimeError if no worker is attached yet.
+        """
+        if self.worker is None:
+            raise RuntimeError("the engine is not loaded yet")
         self.cancel_all()
         request = self.worker.start(position, level, limit)
         self._inboxes[request] = []
@@ -79,7 +204,8 @@ class EngineSession:
         self._inboxes.pop(request, None)
         if request == self._live:
             self._live = None
-            self.worker.stop()
+            if self.worker is not None:
+                self.worker.stop()
 
     def cancel_all(self) -> None:
         self.cancel(self._live)
@@ -87,7 +213,7 @@ class EngineSession:
 
     def pump(self) -> None:
         """Move everything the worker has reported into the inboxes; never blocks."""
-        while True:
+        while self.worker is not None:
             try:
                 request, item = self.worker.results.get_nowait()
             except queue.Empty:

@@ -1,0 +1,87 @@
+"""The game in progress, kept for "Continue": written after every stone, undo and restart.
+
+The file is a game record in the own format (gomoku.core.records); its `extra` holds what a
+record alone does not: the setup (mode, level, the human's colour) next to the time control
+and clock snapshot that `records.from_game` stores. A finished game clears the file, so
+Continue is offered only while a game is open. A damaged file is moved aside to
+`<name>.bak` and reported in plain words; the game goes on without it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from gomoku.core import records
+from gomoku.core.game import Game
+from gomoku.core.records import GameRecord, RecordError
+from gomoku.core.settings import Settings
+from gomoku.core.types import Color
+from gomoku.ui.players import GameSetup
+
+SETUP_KEY = "setup"
+
+
+def record_of(game: Game, setup: GameSetup, now: float | None) -> GameRecord:
+    """The record of `game` with `setup` in its extra (and the clock, given `now`)."""
+    record = records.from_game(game, now)
+    record.extra[SETUP_KEY] = setup.to_data()
+    return record
+
+
+def setup_of(record: GameRecord, settings: Settings) -> GameSetup:
+    """The setup stored in `record`, or for a record from elsewhere: two players on this
+    screen with the record's rule and size (the settings fill the rest)."""
+    stored = record.extra.get(SETUP_KEY) if isinstance(record.extra, dict) else None
+    data: dict[str, Any] = dict(stored) if isinstance(stored, dict) else {"mode": "local"}
+    data["rule"], data["size"] = record.rule.value, record.size
+    if "human_color" not in data:
+        data["human_color"] = "black"
+    setup, _ = GameSetup.from_data(data, settings)
+    human_name = record.black if setup.human_color is Color.BLACK else record.white
+    return replace(setup, human_name=human_name or setup.human_name)
+
+
+def restore(record: GameRecord, settings: Settings) -> tuple[GameSetup, Game]:
+    """The setup and the game (moves, clock, result) a record holds; RecordError if damaged."""
+    return setup_of(record, settings), records.to_game(record)
+
+
+def save(path: str | os.PathLike[str], game: Game, setup: GameSetup, now: float) -> None:
+    """Write the game to `path` atomically; raises OSError if the disk refuses."""
+    records.save_record(record_of(game, setup, now), path)
+
+
+def clear(path: str | os.PathLike[str]) -> None:
+    """Remove the autosave (the game is over); harmless if there is none."""
+    Path(path).unlink(missing_ok=True)
+
+
+def has_unfinished_game(path: str | os.PathLike[str]) -> bool:
+    """True when there is a game to continue (the menu shows Continue)."""
+    return Path(path).is_file()
+
+
+def load(
+    path: str | os.PathLike[str], settings: Settings
+) -> tuple[tuple[GameSetup, Game] | None, str | None]:
+    """((setup, game), None) for the autosave at `path`; (None, None) if there is none;
+    (None, a plain message) if it is damaged, after moving it aside to `<name>.bak`."""
+    source = Path(path)
+    if not source.is_file():
+        return None, None
+    try:
+        return restore(records.load_record(source), settings), None
+    except (OSError, RecordError, ValueError) as error:
+        return None, _set_aside(source, str(error))
+
+
+def _set_aside(source: Path, why: str) -> str:
+    backup = source.with_name(source.name + ".bak")
+    try:
+        os.replace(source, backup)
+    except OSError:
+        return f"The last game could not be continued: {why}."
+    return f"The last game could not be continued ({why}); the file was kept as {backup.name}."

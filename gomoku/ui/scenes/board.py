@@ -1,0 +1,696 @@
+"""The board scene: a game in progress vs the computer or between two players on one screen.
+
+Enter data (all optional, the settings fill the rest): mode "ai"|"local", level, human_color,
+rule, size, time_control {game_s, increment_s, move_s}, resume (load the autosave),
+record_path (start from a saved record), moves [[x, y], ...] (start from a position),
+snapshot (a game handed back by the records scene, as the autosave stores it).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from gomoku.core import records
+from gomoku.core.board import Board
+from gomoku.core.clock import Clock
+from gomoku.core.game import Game
+from gomoku.core.notation import format_point
+from gomoku.core.records import GameRecord, RecordError
+from gomoku.core.types import Color, IllegalMoveError, Outcome, Point, Reason, Rule
+from gomoku.engine.api import Level, Position, SearchLimit, SearchResult
+from gomoku.ui import autosave
+from gomoku.ui.board_view import BoardView, Overlay, stone_sprite
+from gomoku.ui.players import (
+    Agreement,
+    AIPlayer,
+    EngineSession,
+    GameSetup,
+    LocalPlayer,
+    Player,
+    PlayerError,
+    ai_limit,
+)
+from gomoku.ui.scene import Scene
+from gomoku.ui.widgets import Button, blit_text
+
+HINT_LIMIT = SearchLimit(time_s=1.0)
+WARN_SECONDS = 10.0
+CONFIRM_SECONDS = 3.0
+REASON_TEXT = {
+    Reason.FIVE: "five in a row",
+    Reason.RESIGN: "resignation",
+    Reason.TIMEOUT: "time ran out",
+    Reason.DISCONNECT: "the opponent left",
+    Reason.FULL_BOARD: "the board is full",
+}
+
+
+def point_name(point: Point, size: int) -> str:
+    """A point as players write it: "h8"."""
+    return format_point(point, size)
+
+
+def format_seconds(seconds: float) -> str:
+    """m:ss (h:mm:ss from an hour), rounding up so 0:00 means the time is really gone."""
+    whole = max(0, math.ceil(seconds - 1e-9))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+class BoardScene(Scene):
+    """Plays one game; the two players are asked for moves the same way (see players.py)."""
+
+    name = "board"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        theme = app.theme
+        self.view = BoardView(15)
+        self.board_area = pygame.Rect(0, 0, 600, 600)
+        self.panel_rect = pygame.Rect(600, 0, 400, 600)
+        self.buttons = {
+            "undo": Button(theme, "Undo", hotkey=pygame.K_u),
+            "restart": Button(theme, "Restart", hotkey=pygame.K_r),
+            "resign": Button(theme, "Resign"),
+            "hint": Button(theme, "Hint", hotkey=pygame.K_h),
+            "save": Button(theme, "Save"),
+            "menu": Button(theme, "Menu", hotkey=pygame.K_ESCAPE),
+        }
+        self.end_buttons = {
+            "rematch": Button(theme, "Rematch", primary=True),
+            "review": Button(theme, "Review"),
+            "save": Button(theme, "Save"),
+            "menu": Button(theme, "Menu"),
+        }
+        self.setup = GameSetup()
+        self.game = Game(Board(), *self.setup.player_infos().values())
+        self.players: dict[Color, Player] = {}
+        self.engine = EngineSession()  # the worker is attached once the app has loaded it
+        self.hover: Point | None = None
+        self.hint: Point | None = None
+        self._hint_request: int | None = None
+        self._hint_ply = -1
+        self._pressed_point: Point | None = None
+        self._turn_begun = False
+        self._stalled = False
+        self._finished_handled = False
+        self._saved_once = False
+        self._forbidden: frozenset[Point] = frozenset()
+        self._forbidden_ply = -1
+        self._last_tick: int | None = None
+        self._armed: str | None = None  # a button waiting for its confirming second click
+        self._armed_left = 0.0
+        self.status = ""
+
+    # --- entering and leaving ------------------------------------------------------------
+
+    def enter(self, data: dict[str, Any]) -> None:
+        """Start the game `data` describes (see the module docstring)."""
+        self._close_players()
+        now = time.monotonic()
+        if data.get("resume"):
+            loaded, problem = autosave.load(self.app.paths.autosave_file, self.app.settings)
+            if problem:
+                self.app.notify(problem, error=True)
+            if loaded is not None:
+                self._install(*loaded, now)
+                self._saved_once = True
+                return
+            data = {}
+        snapshot = data.get("snapshot")
+        if isinstance(snapshot, GameRecord):
+            try:
+                self._install(*autosave.restore(snapshot, self.app.settings), now)
+                return
+            except RecordError as error:
+                self.app.notify(f"Could not go back to that game ({error}).", error=True)
+        setup, problems = GameSetup.from_data(data, self.app.settings)
+        for problem in problems:
+            self.app.notify(f"Unusual game settings: {problem}; using your settings instead.", error=True)
+        moves: list[Point] = []
+        if data.get("record_path"):
+            path = Path(str(data["record_path"]))
+            try:
+                record = records.load_record(path)
+            except (OSError, RecordError) as error:
+                self.app.notify(f"Could not open {path.name}: {error}", error=True)
+            else:
+                setup = replace(setup, rule=record.rule, size=record.size)
+                moves = list(record.moves)
+        elif data.get("moves"):
+            try:
+                moves = [(int(x), int(y)) for x, y in data["moves"]]
+            except (TypeError, ValueError):
+                self.app.notify("The starting position was not a list of points; starting empty.", error=True)
+        self._new_game(setup, moves, now)
+
+    def _new_game(self, setup: GameSetup, moves: list[Point], now: float) -> None:
+        board = Board(setup.size, setup.rule)
+        for x, y in moves:
+            try:
+                board.push(x, y)
+            except (IllegalMoveError, IndexError) as error:
+                self.app.notify(f"The starting position stops at an illegal move ({error}).", error=True)
+                break
+        infos = setup.player_infos()
+        self._install(setup, Game(board, infos[Color.BLACK], infos[Color.WHITE], Clock(setup.time_control)), now)
+
+    def _install(self, setup: GameSetup, game: Game, now: float) -> None:
+        self.setup = setup
+        self.game = game
+        self.view = BoardView(setup.size)
+        self.resize(self.app.screen_size)
+        self.players = {}
+        for color in (Color.BLACK, Color.WHITE):
+            info = game.player(color)
+            if info.kind == "ai":
+                self.players[color] = AIPlayer(
+                    color, info.name, self.engine, setup.level,
+                    limit=lambda c=color: self._ai_limit(c),
+                )
+            else:
+                self.players[color] = LocalPlayer(color, info.name)
+        self.hint = None
+        self._hint_request = None
+        self._stalled = False
+        self._finished_handled = game.is_over
+        self._saved_once = False
+        self._turn_begun = False
+        self._forbidden_ply = -1
+        self._armed = None
+        self._last_tick = None
+        if not game.is_over:
+            game.start(now)
+        self._refresh_status()
+
+    def _bind_engine(self) -> bool:
+        """Attach the app's worker to the session once the engine has loaded; True when ready."""
+        if not self.engine.ready and self.app.engine_loaded:
+            self.engine.worker = self.app.engine
+        return self.engine.ready
+
+    def leave(self) -> None:
+        """Stop every search and keep the game for Continue."""
+        self._write_autosave(leaving=True)
+        self._close_players()
+
+    def _close_players(self) -> None:
+        for player in self.players.values():
+            player.close()
+        self.engine.cancel_all()
+        self._hint_request = None
+
+    # --- layout --------------------------------------------------------------------------
+
+    def resize(self, size: tuple[int, int]) -> None:
+        width, height = size
+        theme = self.app.theme
+        margin = theme.px(10)
+        board_side = max(100, min(height - 2 * margin, width - theme.px(300)))
+        self.board_area = pygame.Rect(margin, (height - board_side) // 2, board_side, board_side)
+        self.view.layout(self.board_area)
+        left = self.board_area.right + theme.px(18)
+        panel_w = min(width - left - margin, theme.px(560))
+        self.panel_rect = pygame.Rect(left, margin, max(50, panel_w), height - 2 * margin)
+        pad = theme.pad
+        button_h = theme.control_h
+        columns = 2
+        cell_w = (self.panel_rect.width - 2 * pad - (columns - 1) * pad) // columns
+        order = ["undo", "restart", "hint", "resign", "save", "menu"]
+        rows = len(order) // columns
+        top = self.panel_rect.bottom - pad - rows * button_h - (rows - 1) * pad
+        for index, key in enumerate(order):
+            row, col = divmod(index, columns)
+            self.buttons[key].rect = pygame.Rect(
+                self.panel_rect.left + pad + col * (cell_w + pad), top + row * (button_h + pad), cell_w, button_h
+            )
+        # The game-over banner sits across the middle of the board.
+        banner_w = min(self.board_area.width - 2 * pad, theme.px(640))
+        banner_h = theme.px(190)
+        self.banner_rect = pygame.Rect(0, 0, banner_w, banner_h)
+        self.banner_rect.center = self.board_area.center
+        end_w = (banner_w - 5 * pad) // 4
+        for index, key in enumerate(["rematch", "review", "save", "menu"]):
+            self.end_buttons[key].rect = pygame.Rect(
+                self.banner_rect.left + pad + index * (end_w + pad),
+                self.banner_rect.bottom - pad - button_h, end_w, button_h,
+            )
+
+    # --- input ---------------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if self.game.is_over:
+            for key, button in self.end_buttons.items():
+                if button.handle_event(event):
+                    self._end_action(key)
+                    return
+        for key, button in self.buttons.items():
+            if button.handle_event(event):
+                self._action(key)
+                return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_n:
+            self.app.settings.show_move_numbers = not self.app.settings.show_move_numbers
+            self.app.save_settings()
+        elif event.type == pygame.MOUSEMOTION:
+            self.hover = self.view.point_at(event.pos)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self._pressed_point = self.view.point_at(event.pos)
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            point = self.view.point_at(event.pos)
+            if point is not None and point == self._pressed_point:
+                self._click(point)
+            self._pressed_point = None
+
+    def _click(self, point: Point) -> None:
+        if self.game.is_over:
+            return
+        player = self.players[self.game.to_move]
+        if not isinstance(player, LocalPlayer) or self._stalled:
+            return  # not a human's turn: the click means nothing
+        problem = self.game.board.check_move(*point)
+        if problem is not None:
+            self.app.audio.play("invalid")
+            if self.game.board[point] == 0:  # occupied points need no explanation
+                self.app.notify(f"{point_name(point, self.game.board.size)} is {problem.value}.")
+            return
+        player.click(point)
+
+    def _action(self, key: str) -> None:
+        if key == "menu":
+            self.app.switch("menu", {})
+        elif key == "undo":
+            self.undo()
+        elif key == "restart":
+            if self.game.board.ply and not self.game.is_over and not self._confirm("restart"):
+                return
+            self.restart()
+        elif key == "resign":
+            if not self._confirm("resign"):
+                return
+            self.resign()
+        elif key == "hint":
+            self.request_hint()
+        elif key == "save":
+            self.open_save()
+
+    def _end_action(self, key: str) -> None:
+        if key == "rematch":
+            self._close_players()
+            self._new_game(self.setup.swapped(), [], time.monotonic())
+        elif key == "review":
+            self.app.switch("review", {"record": self._record(), "back": "menu"})
+        elif key == "save":
+            self.open_save()
+        elif key == "menu":
+            self.app.switch("menu", {})
+
+    def _confirm(self, key: str) -> bool:
+        """A second click within a few seconds confirms `key`; the first one asks."""
+        if self._armed == key:
+            self._armed = None
+            return True
+        self._armed = key
+        self._armed_left = CONFIRM_SECONDS
+        self.app.notify(f"Press {key.capitalize()} again to confirm.")
+        return False
+
+    # --- actions -------------------------------------------------------------------------
+
+    def _requester(self) -> Color | None:
+        """Whose undo it is: the human's colour vs the computer, None (one stone) for two players."""
+        return self.setup.human_color if self.setup.mode == "ai" else None
+
+    def _opponent_of_requester(self) -> Player:
+        asker = self._requester()
+        return self.players[asker.other if asker is not None else self.game.to_move.other]
+
+    def undo(self) -> bool:
+        """Take back the last move (vs the computer: the player's last stone and the reply)."""
+        asker = self._requester()
+        if not self.game.can_undo(asker):
+            self.app.audio.play("invalid")
+            return False
+        if self._opponent_of_requester().request_undo() is not Agreement.AGREED:
+            self.app.notify("The opponent did not agree to take the move back.")
+            return False
+        self._cancel_turns()
+        self.game.undo(asker, time.monotonic())
+        self._after_position_change()
+        return True
+
+    def restart(self) -> bool:
+        """Start the same game again from an empty board (same colours)."""
+        if self._opponent_of_requester().request_restart() is not Agreement.AGREED:
+            self.app.notify("The opponent did not agree to restart.")
+            return False
+        self._cancel_turns()
+        self.game.restart(time.monotonic())
+        self._after_position_change()
+        return True
+
+    def resign(self) -> None:
+        """The human gives up (two players: the side to move)."""
+        if self.game.is_over:
+            return
+        loser = self.setup.human_color if self.setup.mode == "ai" else self.game.to_move
+        self._cancel_turns()
+        self.game.resign(loser, time.monotonic())
+
+    def request_hint(self) -> None:
+        """Ask the engine (hard, a short budget) what it would play for the human to move."""
+        if self.game.is_over or not isinstance(self.players[self.game.to_move], LocalPlayer):
+            self.app.audio.play("invalid")
+            return
+        if not self._bind_engine():
+            self.app.notify("The computer is still getting ready; try the hint again in a moment.")
+            return
+        self._hint_request = self.engine.submit(Position.from_board(self.game.board), Level.HARD, HINT_LIMIT)
+        self._hint_ply = self.game.board.ply
+        self.hint = None
+
+    def open_save(self) -> None:
+        """Open the records scene in save mode; it comes back to this game."""
+        record = self._record()
+        self.app.switch("records", {"save": record, "back": "board", "back_data": {"snapshot": record}})
+
+    def _cancel_turns(self) -> None:
+        for player in self.players.values():
+            player.cancel()
+        self.engine.cancel(self._hint_request)
+        self._hint_request = None
+        self.hint = None
+        self._armed = None
+
+    def _after_position_change(self) -> None:
+        self._turn_begun = False
+        self._stalled = False
+        self._finished_handled = self.game.is_over
+        self._last_tick = None
+        self._write_autosave()
+
+    # --- the frame -----------------------------------------------------------------------
+
+    def update(self, dt: float) -> None:
+        now = time.monotonic()
+        if self._armed is not None:
+            self._armed_left -= dt
+            if self._armed_left <= 0:
+                self._armed = None
+        if not self.game.is_over:
+            if self.game.check_clock(now) is None:
+                self._tick_countdown(now)
+                self._play_turn(now)
+        self._poll_hint()
+        if self.game.is_over and not self._finished_handled:
+            self._finish()
+        self._refresh_status()
+
+    def _play_turn(self, now: float) -> None:
+        color = self.game.to_move
+        player = self.players[color]
+        if self._stalled:
+            return
+        if not self._turn_begun:
+            if isinstance(player, AIPlayer) and not self._bind_engine():
+                return  # the engine is still loading: ask once it is there
+            player.begin_turn(self.game.board)
+            self._turn_begun = True
+        try:
+            move = player.poll()
+        except PlayerError as error:
+            self._stalled = True
+            message = str(error)
+            self.app.notify(f"{message[:1].upper()}{message[1:]}. Undo, restart or go back to the menu.", error=True)
+            return
+        if move is None:
+            return
+        try:
+            self.game.play(move[0], move[1], now)
+        except IllegalMoveError as error:
+            self._stalled = True
+            self.app.notify(f"{player.name} tried an illegal move: {error.reason.value}.", error=True)
+            return
+        self.app.audio.play("place")
+        self.players[color.other].opponent_moved(move)
+        self.hint = None
+        self._turn_begun = False
+        self._last_tick = None
+        self._write_autosave()
+
+    def _tick_countdown(self, now: float) -> None:
+        """A tick each second in the last ten seconds of a human's time."""
+        if not isinstance(self.players[self.game.to_move], LocalPlayer):
+            return
+        left = self._time_left(now)
+        if left > WARN_SECONDS:
+            return
+        second = math.ceil(left)
+        if second != self._last_tick:
+            self._last_tick = second
+            self.app.audio.play("tick")
+
+    def _time_left(self, now: float) -> float:
+        clock = self.game.clock
+        return min(clock.remaining(self.game.to_move, now), clock.move_remaining(now))
+
+    def _ai_limit(self, color: Color) -> SearchLimit:
+        now = time.monotonic()
+        clock = self.game.clock
+        remaining = clock.remaining(color, now)
+        move = clock.move_remaining(now)
+        return ai_limit(
+            self.setup.level,
+            None if math.isinf(remaining) else remaining,
+            None if math.isinf(move) else move,
+        )
+
+    def _poll_hint(self) -> None:
+        if self._hint_request is None:
+            return
+        for item in self.engine.take(self._hint_request):
+            if isinstance(item, SearchResult):
+                self._hint_request = None
+                if self.game.board.ply == self._hint_ply and not self.game.is_over:
+                    self.hint = item.move
+            elif isinstance(item, BaseException):
+                self._hint_request = None
+                self.app.notify(f"No hint this time ({item}).", error=True)
+
+    def _finish(self) -> None:
+        """The game just ended: sound, no more searching, no more Continue."""
+        self._finished_handled = True
+        self._cancel_turns()
+        outcome = self.game.result
+        assert outcome is not None
+        if self.setup.mode == "ai" and outcome.winner is not None and outcome.winner is not self.setup.human_color:
+            self.app.audio.play("lose")
+        else:
+            self.app.audio.play("win")
+        self._write_autosave()
+
+    # --- autosave ------------------------------------------------------------------------
+
+    def _record(self) -> GameRecord:
+        """The game so far as a record, with its setup and clock (for saving and review)."""
+        return autosave.record_of(self.game, self.setup, time.monotonic())
+
+    def _write_autosave(self, leaving: bool = False) -> None:
+        """Keep the game in progress for Continue; a finished or emptied game clears it."""
+        if getattr(self.app.options, "screenshot", None) is not None:
+            return  # a screenshot run must not replace the player's real game
+        path = self.app.paths.autosave_file
+        try:
+            if self.game.is_over or (self.game.board.ply == 0 and self._saved_once):
+                autosave.clear(path)
+                self._saved_once = False
+            elif self.game.board.ply > 0:
+                autosave.save(path, self.game, self.setup, time.monotonic())
+                self._saved_once = True
+        except (OSError, RecordError) as error:
+            self.app.notify(f"Could not keep the game for Continue ({error.strerror or error}).", error=True)
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def _refresh_status(self) -> None:
+        game = self.game
+        outcome = game.result
+        if outcome is not None:
+            self.status = self._result_title(outcome)
+            return
+        player = self.players.get(game.to_move)
+        if self._stalled:
+            self.status = "The game is stuck: undo, restart or go back to the menu."
+        elif isinstance(player, AIPlayer):
+            if not player.thinking:
+                self.status = "The computer is getting ready..."
+            elif player.depth:
+                self.status = f"The computer is thinking (depth {player.depth})..."
+            else:
+                self.status = "The computer is thinking..."
+        elif self._hint_request is not None:
+            self.status = "Looking for a good move..."
+        elif self.hint is not None:
+            self.status = f"Hint: {point_name(self.hint, game.board.size)}"
+        elif player is not None:
+            who = "Your move" if self.setup.mode == "ai" else f"{player.name} to move"
+            self.status = f"{who} ({game.to_move.label})"
+
+    def _result_title(self, outcome: Outcome) -> str:
+        if outcome.winner is None:
+            return "A draw"
+        if self.setup.mode == "ai":
+            return "You win!" if outcome.winner is self.setup.human_color else "The computer wins"
+        return f"{self.game.player(outcome.winner).name} wins ({outcome.winner.label})"
+
+    def _overlay(self) -> Overlay:
+        game = self.game
+        board = game.board
+        player = self.players.get(game.to_move)
+        human_turn = isinstance(player, LocalPlayer) and not game.is_over and not self._stalled
+        forbidden: frozenset[Point] = frozenset()
+        if board.rule is Rule.RENJU and board.to_move is Color.BLACK and not game.is_over:
+            if self._forbidden_ply != board.ply:
+                self._forbidden = frozenset(board.forbidden_points())
+                self._forbidden_ply = board.ply
+            forbidden = self._forbidden
+        hover = self.hover if human_turn and self.hover not in forbidden else None
+        outcome = game.result
+        return Overlay(
+            hover=hover,
+            hover_color=game.to_move,
+            hint=self.hint,
+            forbidden=forbidden,
+            winning_line=outcome.line if outcome is not None else (),
+            show_numbers=bool(self.app.settings.show_move_numbers),
+        )
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.app.theme.draw_background(surface)
+        self.view.draw(surface, self.game.board, self._overlay())
+        self._draw_panel(surface)
+        if self.game.is_over:
+            self._draw_banner(surface)
+
+    def _draw_panel(self, surface: pygame.Surface) -> None:
+        theme, colors = self.app.theme, self.app.theme.colors
+        panel = self.panel_rect
+        pygame.draw.rect(surface, colors.panel, panel, border_radius=theme.radius)
+        pygame.draw.rect(surface, colors.panel_border, panel, theme.px(2), theme.radius)
+        pad = theme.pad
+        inner = panel.inflate(-2 * pad, -2 * pad)
+        rule_text = {Rule.FREESTYLE: "Freestyle", Rule.STANDARD: "Standard", Rule.RENJU: "Renju"}[self.setup.rule]
+        mode_text = "vs Computer" if self.setup.mode == "ai" else "Two players"
+        title = theme.render(f"{mode_text}  ·  {rule_text} {self.setup.size}x{self.setup.size}",
+                             theme.small_px + theme.px(2), colors.text_dim)
+        top = inner.top + theme.px(4)
+        surface.blit(title, (inner.left + pad // 2, top))
+        top += title.get_height() + pad
+        now = time.monotonic()
+        card_h = theme.px(96)
+        for color in (Color.BLACK, Color.WHITE):
+            card = pygame.Rect(inner.left, top, inner.width, card_h)
+            self._draw_player_card(surface, card, color, now)
+            top = card.bottom + pad
+        move_text = f"Move {self.game.board.ply + (0 if self.game.is_over else 1)}"
+        status_rect = pygame.Rect(inner.left + pad // 2, top + pad // 2, inner.width - pad, theme.text_px + pad)
+        blit_text(surface, theme.render(move_text, theme.small_px + theme.px(2), colors.text_dim), status_rect, "right")
+        status_colour = colors.accent if self.game.is_over else colors.text
+        status = theme.fit_text(self.status, theme.text_px, status_rect.width - theme.px(90), bold=True)
+        blit_text(surface, theme.render(status, theme.text_px, status_colour, bold=True), status_rect, "left")
+        self._sync_buttons()
+        for button in self.buttons.values():
+            button.draw(surface)
+        keys = theme.render("Keys: U undo · R restart · H hint · N numbers · Esc menu",
+                            theme.small_px, colors.text_dim)
+        key_rect = pygame.Rect(inner.left, self.buttons["undo"].rect.top - pad - keys.get_height(),
+                               inner.width, keys.get_height())
+        if key_rect.top > status_rect.bottom:
+            blit_text(surface, keys, key_rect, "center")
+
+    def _sync_buttons(self) -> None:
+        game = self.game
+        human_turn = isinstance(self.players.get(game.to_move), LocalPlayer) and not game.is_over
+        self.buttons["undo"].enabled = game.can_undo(self._requester())
+        self.buttons["hint"].enabled = human_turn and self._hint_request is None
+        self.buttons["resign"].enabled = not game.is_over
+        self.buttons["resign"].text = "Confirm?" if self._armed == "resign" else "Resign"
+        self.buttons["restart"].text = "Confirm?" if self._armed == "restart" else "Restart"
+        self.buttons["save"].enabled = game.board.ply > 0
+
+    def _draw_player_card(self, surface: pygame.Surface, card: pygame.Rect, color: Color, now: float) -> None:
+        theme, colors = self.app.theme, self.app.theme.colors
+        game = self.game
+        active = not game.is_over and game.to_move is color
+        pygame.draw.rect(surface, colors.field, card, border_radius=theme.radius)
+        border = colors.accent if active else colors.panel_border
+        pygame.draw.rect(surface, border, card, theme.px(3 if active else 1), theme.radius)
+        radius = round(card.height * 0.27)
+        icon = stone_sprite(color, radius) if radius < 200 else None
+        pad = theme.pad
+        if icon is not None:
+            surface.blit(icon, icon.get_rect(center=(card.left + pad + radius + theme.px(4), card.centery)))
+        text_left = card.left + 2 * pad + 2 * radius + theme.px(6)
+        player = self.players.get(color)
+        info = game.player(color)
+        name_rect = pygame.Rect(text_left, card.top + pad, card.width // 2, theme.text_px + theme.px(4))
+        name = theme.fit_text(info.name, theme.text_px, card.right - text_left - theme.px(120), bold=True)
+        blit_text(surface, theme.render(name, theme.text_px, colors.text, bold=True), name_rect, "left")
+        kind = player.describe() if player is not None else info.kind
+        if isinstance(player, AIPlayer) and player.thinking and player.depth:
+            kind += f"  ·  depth {player.depth}"
+        kind_rect = pygame.Rect(text_left, name_rect.bottom + theme.px(4), card.width // 2, theme.small_px + theme.px(4))
+        blit_text(surface, theme.render(f"{color.label.capitalize()}  ·  {kind}", theme.small_px, colors.text_dim),
+                  kind_rect, "left")
+        clock = game.clock
+        remaining = clock.remaining(color, now)
+        clock_rect = pygame.Rect(card.right - pad - theme.px(150), card.top + pad, theme.px(150), theme.heading_px)
+        warn = active and self._time_left(now) <= WARN_SECONDS
+        if math.isinf(remaining):
+            used = sum(game.move_times[color - 1 :: 2]) + (clock.used_in_move(now) if active else 0.0)
+            clock_text, clock_colour = format_seconds(used), colors.text_dim
+        else:
+            clock_text = format_seconds(remaining)
+            clock_colour = colors.warning if warn else colors.text
+        blit_text(surface, theme.render(clock_text, theme.heading_px, clock_colour, bold=True), clock_rect, "right")
+        if clock.control.move_s and active:
+            left = clock.move_remaining(now)
+            move_rect = pygame.Rect(clock_rect.left, clock_rect.bottom + theme.px(4), clock_rect.width, theme.small_px + 4)
+            colour = colors.warning if left <= WARN_SECONDS else colors.text_dim
+            blit_text(surface, theme.render(f"move {format_seconds(left)}", theme.small_px, colour), move_rect, "right")
+
+    def _draw_banner(self, surface: pygame.Surface) -> None:
+        theme, colors = self.app.theme, self.app.theme.colors
+        outcome = self.game.result
+        assert outcome is not None
+        rect = self.banner_rect
+        shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+        pygame.draw.rect(shade, (*colors.panel, 236), shade.get_rect(), border_radius=theme.radius)
+        surface.blit(shade, rect)
+        pygame.draw.rect(surface, colors.accent, rect, theme.px(2), theme.radius)
+        pad = theme.pad
+        title_rect = pygame.Rect(rect.left, rect.top + pad, rect.width, theme.heading_px + pad)
+        blit_text(surface, theme.render(self._result_title(outcome), theme.heading_px, colors.accent, bold=True),
+                  title_rect)
+        reason = self._reason_text(outcome)
+        reason_rect = pygame.Rect(rect.left, title_rect.bottom, rect.width, theme.text_px + pad)
+        blit_text(surface, theme.render(reason, theme.text_px, colors.text), reason_rect)
+        for button in self.end_buttons.values():
+            button.draw(surface)
+
+    def _reason_text(self, outcome: Outcome) -> str:
+        moves = self.game.board.ply
+        if outcome.reason is Reason.RESIGN and outcome.winner is not None:
+            loser = self.game.player(outcome.winner.other).name
+            text = f"{loser} resigned"
+        elif outcome.reason is Reason.TIMEOUT and outcome.winner is not None:
+            text = f"{self.game.player(outcome.winner.other).name} ran out of time"
+        else:
+            text = REASON_TEXT[outcome.reason].capitalize()
+        return f"{text}  ·  {moves} moves"
