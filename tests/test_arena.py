@@ -62,9 +62,9 @@ def test_two_games_between_our_levels_add_up_and_replay(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     rows = {
-        line.split()[0]: line.split()
-        for line in done.stdout.splitlines()
-        if line.split()[:1] in (["easy"], ["medium"])
+        words[0]: words
+        for words in map(str.split, done.stdout.splitlines())
+        if words[:1] in (["easy"], ["medium"]) and words[1].isdigit()
     }
     assert set(rows) == {"easy", "medium"}
     for name, row in rows.items():
@@ -134,6 +134,7 @@ def test_an_illegal_move_loses(tmp_path):
         assert header["result"].startswith("black ") and "illegal" in header["result"]
         assert moves[-1] == (0, 0)
     assert "stubborn.py#1" in done.stdout and "stubborn.py#2" in done.stdout
+    assert "stubborn.py#1 scores 50.0% (Elo difference +0)" in done.stdout
 
 
 def test_bad_arguments_are_refused_with_a_message(tmp_path):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import queue
 import random
 import re
@@ -93,6 +94,7 @@ class BrainProcess:
             errors="replace",
         )
         self._lines: queue.Queue[str | None] = queue.Queue()
+        self.started = False  # has START been accepted (so RESTART will do for the next game)?
         threading.Thread(target=self._pump, daemon=True).start()
 
     def _pump(self) -> None:
@@ -130,7 +132,14 @@ class BrainProcess:
         return int(match.group(1)), int(match.group(2))
 
     def start(self, size: int, rule: Rule, time_s: float) -> None:
-        """Set the clock and rule and start a game; raises BrainFailure unless it says OK."""
+        """Start a game: START the first time (after the clock and rule), RESTART after that.
+
+        A brain that refuses RESTART gets START again. Raises BrainFailure unless it says OK.
+        """
+        if self.started:
+            self.send("RESTART")
+            if self.reply(time.monotonic() + START_TIMEOUT_S).upper() == "OK":
+                return
         self.send(
             f"INFO timeout_turn {round(time_s * 1000)}",
             "INFO timeout_match 0",
@@ -141,6 +150,7 @@ class BrainProcess:
         line = self.reply(time.monotonic() + START_TIMEOUT_S)
         if line.upper() != "OK":
             raise BrainFailure("refused START", line)
+        self.started = True
 
     def close(self) -> None:
         """END, then kill if it does not leave within a second."""
@@ -285,6 +295,13 @@ def tally(results: Sequence[GameResult], names: Sequence[str]) -> list[Tally]:
     return tallies
 
 
+def elo_difference(score: float) -> float | None:
+    """The Elo difference a score fraction (0..1) implies; None at 0 or 1 (unbounded)."""
+    if not 0 < score < 1:
+        return None
+    return -400 * math.log10(1 / score - 1)
+
+
 def summary_text(tallies: Sequence[Tally], games: int, time_s: float, rule: Rule) -> str:
     lines = [f"{games} games, {time_s:g} s per move, rule {rule.value}"]
     header = f"{'engine':<28} {'W':>4} {'L':>4} {'D':>4}  {'as black W/L/D':>15}  {'as white W/L/D':>15}  {'avg s':>6} {'max s':>6}"
@@ -301,6 +318,12 @@ def summary_text(tallies: Sequence[Tally], games: int, time_s: float, rule: Rule
                 f"{reason} {count}" for reason, count in sorted(t.losses_by_reason.items())
             )
             lines.append(f"{'':<28} lost without a five: {reasons}")
+    first = tallies[0]
+    if games:
+        score = (first.wins + first.draws / 2) / games
+        elo = elo_difference(score)
+        elo_text = f"{round(elo):+d}" if elo is not None else ("+inf" if score >= 1 else "-inf")
+        lines.append(f"{first.name} scores {100 * score:.1f}% (Elo difference {elo_text})")
     return "\n".join(lines)
 
 
