@@ -370,3 +370,15 @@ def test_load_record_tells_formats_apart_by_content(tmp_path: Path) -> None:
 def test_awkward_names_survive_the_own_format(name: str) -> None:
     record = GameRecord(black=name, white=name + "!", extra={"note": name})
     assert parse_record(format_record(record)) == record
+
+
+def test_skipping_the_move_check_still_refuses_unsaveable_data(tmp_path: Path) -> None:
+    path = tmp_path / "autosave.gomoku"
+    game = Game(Board(15, Rule.RENJU), PlayerInfo("A"), PlayerInfo("B"))
+    game.play(7, 7, 1.0)
+    save_record(from_game(game), path, check_moves=False)
+    assert load_record(path).moves == [(7, 7)]
+    before = path.read_bytes()
+    with pytest.raises(RecordError):
+        save_record(GameRecord(moves=[(7, 7)], times=[]), path, check_moves=False)
+    assert path.read_bytes() == before
