@@ -379,6 +379,10 @@ def test_skipping_the_move_check_still_refuses_unsaveable_data(tmp_path: Path) -
     save_record(from_game(game), path, check_moves=False)
     assert load_record(path).moves == [(7, 7)]
     before = path.read_bytes()
-    with pytest.raises(RecordError):
-        save_record(GameRecord(moves=[(7, 7)], times=[]), path, check_moves=False)
+    for bad in (
+        GameRecord(moves=[(7, 7)], times=[]),
+        GameRecord(moves=[(7, 7)], times=[0.0], result="pink"),
+    ):
+        with pytest.raises(RecordError):
+            save_record(bad, path, check_moves=False)
     assert path.read_bytes() == before

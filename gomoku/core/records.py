@@ -499,6 +499,8 @@ def save_record(
     """
     if check_moves:
         record.replay()
+    elif record.result not in RESULTS or record.reason not in REASONS:
+        raise RecordError(f"unknown result {record.result!r} or reason {record.reason!r}")
     if len(record.times) != len(record.moves):
         raise RecordError(f"{len(record.times)} move times for {len(record.moves)} moves")
     try:
