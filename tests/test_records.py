@@ -386,3 +386,18 @@ def test_skipping_the_move_check_still_refuses_unsaveable_data(tmp_path: Path) -
         with pytest.raises(RecordError):
             save_record(bad, path, check_moves=False)
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"players": {"black": {"kind": "robot"}}},
+        {"time_control": {"game_s": -5}},
+        {"time_control": {"minutes": 5}},
+        {"clock": {"black_ms": 1000, "white_ms": 1000, "to_move": "white"}},  # black is to move
+        {"clock": "soon"},
+    ],
+)
+def test_bad_autosave_extra_is_a_record_error(extra: dict) -> None:
+    with pytest.raises(RecordError):
+        to_game(GameRecord(moves=[(7, 7), (8, 8)], times=[0.0, 0.0], extra=extra))

@@ -48,9 +48,8 @@ class Game:
         self.players = {Color.BLACK: black, Color.WHITE: white}
         self.clock = clock if clock is not None else Clock(to_move=board.to_move)
         if not self.clock.started and self.clock.to_move is not board.to_move:
-            self.clock.switch_to(
-                board.to_move, 0.0
-            )  # a fresh clock for a position with white to move
+            # A fresh clock defaults to black; a position with white to move needs white's.
+            self.clock.switch_to(board.to_move, 0.0)
         if move_times is None:
             move_times = [0.0] * board.ply
         if len(move_times) != board.ply:

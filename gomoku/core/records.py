@@ -150,6 +150,10 @@ def to_game(record: GameRecord) -> Game:
             clock = Clock(control, board.to_move)
     except (TypeError, ValueError, AttributeError) as error:
         raise RecordError(f"bad player or clock data: {error}") from None
+    if clock.to_move is not board.to_move:
+        raise RecordError(
+            f"the saved clock has {clock.to_move.label} to move but the moves give {board.to_move.label}"
+        )
     times = list(record.times) if len(record.times) == len(record.moves) else None
     game = Game(board, infos[Color.BLACK], infos[Color.WHITE], clock, times)
     if record.result and board.outcome() is None:
