@@ -156,3 +156,22 @@ def test_remaining_time_is_start_minus_used_plus_increments(
         for think in own:
             expected = max(0.0, expected - think) + increment_s
         assert clock.remaining(color, now) == pytest.approx(expected)
+
+
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 5000)), max_size=20))
+def test_paused_stretches_never_count(stretches: list[tuple[bool, int]]) -> None:
+    """Alternate running and paused stretches: only the running ones come off the clock."""
+    clock = Clock(TimeControl(game_s=10_000, move_s=10_000))
+    now = 0.0
+    clock.start(now)
+    used = 0.0
+    for running, millis in stretches:
+        if running:
+            clock.resume(now)
+            used += millis / 1000
+        else:
+            clock.pause(now)
+        now += millis / 1000
+    assert clock.used_in_move(now) == pytest.approx(used)
+    assert clock.remaining(B, now) == pytest.approx(10_000 - used)
+    assert clock.press(now) == pytest.approx(used)

@@ -1,6 +1,8 @@
 """Game: turns, undo policy, results on and off the board, clock-driven timeouts."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gomoku.core import Board, Color, IllegalMoveError, Outcome, Reason, Rule
 from gomoku.core.clock import Clock, TimeControl
@@ -197,3 +199,32 @@ def test_a_position_with_white_to_move_gets_the_clock_on_white() -> None:
 def test_move_times_must_match_the_moves() -> None:
     with pytest.raises(ValueError):
         Game(Board.from_moves([(7, 7)]), HUMAN, AI, move_times=[])
+
+
+@given(
+    points=st.lists(
+        st.tuples(st.integers(0, 14), st.integers(0, 14)), min_size=1, max_size=40, unique=True
+    ),
+    asker=st.sampled_from([Color.BLACK, Color.WHITE, None]),
+)
+def test_undo_policy_holds_in_any_game(points: list[tuple[int, int]], asker: Color | None) -> None:
+    """None takes one stone; a colour takes back to before its own last stone, never more."""
+    game = new_game()
+    for x, y in points:
+        if game.is_over:
+            break
+        game.play(x, y, 1.0)
+    before = list(game.board.moves)
+    if asker is not None and not before[asker - 1 :: 2]:
+        assert game.undo(asker, 2.0) == []
+        return
+    removed = game.undo(asker, 2.0)
+    assert game.board.moves == before[: len(before) - len(removed)]
+    assert removed == before[::-1][: len(removed)]
+    assert len(game.move_times) == game.board.ply and not game.is_over
+    if asker is None:
+        assert len(removed) == 1
+    else:
+        assert 1 <= len(removed) <= 2
+        assert removed[-1] == before[asker - 1 :: 2][-1]  # the asker's last stone went last
+        assert game.to_move is asker
