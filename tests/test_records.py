@@ -203,6 +203,7 @@ def test_saving_a_bad_record_keeps_the_old_file(tmp_path: Path) -> None:
     for bad in (
         GameRecord(moves=[(7, 7), (7, 7)], times=[0.0, 0.0]),  # illegal
         GameRecord(moves=[(7, 7)], times=[]),  # times missing
+        GameRecord(moves=[(7, 7)], times=[-1.0]),  # would not load back
         GameRecord(moves=[(7, 7)], times=[1.0], result="white", reason="five"),  # contradicts
         GameRecord(moves=[(7, 7)], times=[1.0], extra={"x": object()}),  # not JSON
     ):

@@ -507,6 +507,9 @@ def save_record(
         raise RecordError(f"unknown result {record.result!r} or reason {record.reason!r}")
     if len(record.times) != len(record.moves):
         raise RecordError(f"{len(record.times)} move times for {len(record.moves)} moves")
+    bad_times = [t for t in record.times if not (isinstance(t, (int, float)) and 0 <= t < math.inf)]
+    if bad_times:
+        raise RecordError(f"move times must be seconds >= 0, not {bad_times[0]!r}")
     try:
         json.dumps(record.extra)
     except (TypeError, ValueError) as error:
