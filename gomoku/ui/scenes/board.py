@@ -274,6 +274,9 @@ class BoardScene(Scene):
         player = self.players[self.game.to_move]
         if not isinstance(player, LocalPlayer) or self._stalled:
             return  # not a human's turn: the click means nothing
+        if not self._turn_begun:
+            player.begin_turn(self.game.board)
+            self._turn_begun = True
         problem = self.game.board.check_move(*point)
         if problem is not None:
             self.app.audio.play("invalid")

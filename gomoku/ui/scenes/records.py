@@ -1,0 +1,252 @@
+"""The records scene: the saved games folder, to load a game for review or to save one.
+
+Enter data: {} (load mode, from the menu), or {"save": GameRecord, "back": scene name,
+"back_data": dict} (save mode, from the board; Cancel and a finished save go back there).
+Files are the own format (`.gomoku`) or Piskvork's `.psq`, told apart by content on load and
+chosen by the format switch on save. A damaged file is reported in plain words; nothing is
+changed on disk by loading.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from gomoku.core import records
+from gomoku.core.records import PSQ_SUFFIX, RECORD_SUFFIX, GameRecord, RecordError
+from gomoku.ui.scene import Scene
+from gomoku.ui.widgets import Button, Choice, ListView, TextInput, blit_text
+
+NAME_LIMIT = 48
+_UNSAFE = re.compile(r"[^\w .()\-]+")  # keep letters, digits, spaces and a few signs
+
+
+@dataclass(frozen=True)
+class SaveFile:
+    """One file in the saves folder, as the list shows it."""
+
+    path: Path
+    modified: float
+
+    @property
+    def label(self) -> str:
+        stamp = datetime.fromtimestamp(self.modified).strftime("%Y-%m-%d %H:%M")
+        kind = "Piskvork" if self.path.suffix.lower() == PSQ_SUFFIX else "Gomoku"
+        return f"{self.path.stem}   ·   {kind}   ·   {stamp}"
+
+
+def list_saves(folder: Path) -> list[SaveFile]:
+    """The record files in `folder`, newest first; an unreadable folder gives an empty list."""
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return []
+    found = []
+    for path in entries:
+        if path.suffix.lower() in (RECORD_SUFFIX, PSQ_SUFFIX) and path.is_file():
+            try:
+                found.append(SaveFile(path, path.stat().st_mtime))
+            except OSError:
+                continue
+    return sorted(found, key=lambda f: (-f.modified, f.path.name))
+
+
+def safe_file_name(text: str) -> str:
+    """A file name from what the player typed: unsafe characters dropped, trimmed; may be ""."""
+    cleaned = _UNSAFE.sub("", text).strip(" .")
+    return cleaned[:NAME_LIMIT]
+
+
+def suggested_name(record: GameRecord) -> str:
+    """A default name for a save: the players and the date."""
+    stamp = time.strftime("%Y-%m-%d %H%M")
+    return safe_file_name(f"{record.black} vs {record.white} {stamp}") or f"game {stamp}"
+
+
+class RecordsScene(Scene):
+    """Load (list, Load, Back) or save (name, format, Save, Cancel) game records."""
+
+    name = "records"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        theme = app.theme
+        self.files: list[SaveFile] = []
+        self.record: GameRecord | None = None  # the game to save (save mode)
+        self.back = "menu"
+        self.back_data: dict[str, Any] = {}
+        self.list_view = ListView(theme)
+        self.name_input = TextInput(theme, "Name", max_length=NAME_LIMIT)
+        self.format_choice = Choice(
+            theme, "Format", [(RECORD_SUFFIX, "Gomoku record (.gomoku)"), (PSQ_SUFFIX, "Piskvork (.psq)")]
+        )
+        self.load_button = Button(theme, "Load", primary=True)
+        self.save_button = Button(theme, "Save", primary=True)
+        self.back_button = Button(theme, "Back", hotkey=pygame.K_ESCAPE)
+        self.title_rect = pygame.Rect(0, 0, 0, 0)
+        self.folder_rect = pygame.Rect(0, 0, 0, 0)
+        self._overwrite_armed: Path | None = None
+
+    @property
+    def saving(self) -> bool:
+        return self.record is not None
+
+    def enter(self, data: dict[str, Any]) -> None:
+        record = data.get("save")
+        self.record = record if isinstance(record, GameRecord) else None
+        self.back = str(data.get("back") or "menu")
+        self.back_data = dict(data.get("back_data") or {})
+        self._overwrite_armed = None
+        self.refresh()
+        if self.record is not None:
+            self.name_input.set_text(suggested_name(self.record))
+            self.back_button.text = "Cancel"
+        else:
+            self.back_button.text = "Back"
+        self.resize(self.app.screen_size)
+
+    def refresh(self) -> None:
+        """Read the saves folder again."""
+        self.files = list_saves(self.app.paths.saves_dir)
+        if self.files:
+            self.list_view.set_items([f.label for f in self.files], 0)
+        else:
+            self.list_view.set_items([], None)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        width, height = size
+        theme = self.app.theme
+        pad, control_h = theme.pad, theme.control_h
+        panel_w = min(width - 4 * pad, theme.px(900))
+        left = (width - panel_w) // 2
+        top = theme.px(40)
+        self.title_rect = pygame.Rect(left, top, panel_w, theme.heading_px + pad)
+        self.folder_rect = pygame.Rect(left, self.title_rect.bottom, panel_w, theme.small_px + pad)
+        bottom = height - theme.px(30)
+        button_w = (panel_w - pad) // 2
+        self.back_button.rect = pygame.Rect(left, bottom - control_h, button_w, control_h)
+        action = pygame.Rect(left + button_w + pad, bottom - control_h, button_w, control_h)
+        self.load_button.rect = action
+        self.save_button.rect = action.copy()
+        list_top = self.folder_rect.bottom + pad
+        list_bottom = self.back_button.rect.top - 2 * pad
+        if self.saving:
+            self.format_choice.rect = pygame.Rect(left, list_bottom - control_h, panel_w, control_h)
+            self.name_input.rect = pygame.Rect(left, self.format_choice.rect.top - pad - control_h, panel_w, control_h)
+            list_bottom = self.name_input.rect.top - 2 * pad
+        self.list_view.rect = pygame.Rect(left, list_top, panel_w, max(theme.px(40), list_bottom - list_top))
+
+    # --- input ---------------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if self.saving:
+            if self.name_input.focused:
+                self.name_input.handle_event(event)
+                return  # typing must not trigger the hotkeys below
+            if self.name_input.handle_event(event) or self.format_choice.handle_event(event):
+                self._overwrite_armed = None
+                return
+            if self.save_button.handle_event(event):
+                self.save()
+                return
+        elif self.load_button.handle_event(event):
+            self.load_selected()
+            return
+        if self.back_button.handle_event(event):
+            self.app.switch(self.back, self.back_data)
+            return
+        if self.list_view.handle_event(event):
+            chosen = self._selected_file()
+            if chosen is None:
+                return
+            if self.saving:
+                self.name_input.set_text(chosen.path.stem)
+                self.format_choice.value = RECORD_SUFFIX if chosen.path.suffix.lower() != PSQ_SUFFIX else PSQ_SUFFIX
+            elif self.list_view.activated:
+                self.load_selected()
+
+    def _selected_file(self) -> SaveFile | None:
+        index = self.list_view.selected
+        if index is None or not 0 <= index < len(self.files):
+            return None
+        return self.files[index]
+
+    # --- actions -------------------------------------------------------------------------
+
+    def load_selected(self) -> bool:
+        """Open the selected file in the review scene; a damaged file is reported, nothing lost."""
+        chosen = self._selected_file()
+        if chosen is None:
+            self.app.notify("Choose a saved game first.")
+            return False
+        try:
+            record = records.load_record(chosen.path)
+        except RecordError as error:
+            self.app.notify(f"{chosen.path.name} could not be opened: {error}.", error=True)
+            return False
+        except OSError as error:
+            self.app.notify(f"{chosen.path.name} could not be read ({error.strerror or error}).", error=True)
+            return False
+        self.app.switch("review", {"record": record, "ply": 0 if not record.result else len(record.moves),
+                                   "back": "records"})
+        return True
+
+    def target_path(self) -> Path | None:
+        """Where Save would write, or None if the name is empty after cleaning."""
+        name = safe_file_name(self.name_input.text)
+        if not name:
+            return None
+        return self.app.paths.saves_dir / f"{name}{self.format_choice.value}"
+
+    def save(self) -> bool:
+        """Write the record; an existing file needs a second Save to be replaced."""
+        assert self.record is not None
+        if self.name_input.focused:
+            self.name_input.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))
+        path = self.target_path()
+        if path is None:
+            self.app.notify("Type a name for the file (letters, digits, spaces).", error=True)
+            return False
+        if path.exists() and self._overwrite_armed != path:
+            self._overwrite_armed = path
+            self.app.notify(f"{path.name} exists already: press Save again to replace it.")
+            return False
+        try:
+            records.save_record(self.record, path)
+        except RecordError as error:
+            self.app.notify(f"This game cannot be saved: {error}.", error=True)
+            return False
+        except OSError as error:
+            self.app.notify(f"Could not save {path.name} ({error.strerror or error}).", error=True)
+            return False
+        self.app.notify(f"Saved as {path.name}.")
+        self.app.switch(self.back, self.back_data)
+        return True
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> None:
+        theme, colors = self.app.theme, self.app.theme.colors
+        theme.draw_background(surface)
+        title = "Save this game" if self.saving else "Saved games"
+        blit_text(surface, theme.render(title, theme.heading_px, colors.accent, bold=True), self.title_rect, "left")
+        folder = theme.fit_text(f"Folder: {self.app.paths.saves_dir}", theme.small_px, self.folder_rect.width)
+        blit_text(surface, theme.render(folder, theme.small_px, colors.text_dim), self.folder_rect, "left")
+        self.list_view.draw(surface)
+        if not self.files:
+            empty = "No saved games yet." if not self.saving else "No saved games yet: this will be the first."
+            blit_text(surface, theme.render(empty, theme.text_px, colors.text_dim), self.list_view.rect)
+        if self.saving:
+            self.name_input.draw(surface)
+            self.format_choice.draw(surface)
+            self.save_button.draw(surface)
+        else:
+            self.load_button.enabled = self._selected_file() is not None
+            self.load_button.draw(surface)
+        self.back_button.draw(surface)

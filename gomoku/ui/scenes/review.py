@@ -1,0 +1,197 @@
+"""The review scene: step through a finished or loaded game, move by move.
+
+Enter data: {"record": GameRecord, "ply": int (where to start; default the end),
+"back": scene name for Back/Esc (default "menu"), "back_data": dict for that scene}.
+Keys: Left/Right one move, Home/End the start and the end, Esc back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from gomoku.core.board import Board
+from gomoku.core.notation import format_point
+from gomoku.core.records import GameRecord
+from gomoku.core.types import Color, Rule
+from gomoku.ui.board_view import BoardView, Overlay
+from gomoku.ui.scene import Scene
+from gomoku.ui.widgets import Button, blit_text
+
+RESULT_TEXT = {"draw": "A draw (the board is full)", "": "Unfinished game"}
+HOW_TEXT = {
+    "five": "with five in a row",
+    "resign": "by resignation",
+    "timeout": "on time",
+    "disconnect": "by disconnection",
+}
+
+
+class ReviewScene(Scene):
+    """Shows one record at any ply; the record itself is never changed."""
+
+    name = "review"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        theme = app.theme
+        self.record = GameRecord()
+        self.board = Board()
+        self.view = BoardView(15)
+        self.back = "menu"
+        self.back_data: dict[str, Any] = {}
+        self.board_area = pygame.Rect(0, 0, 600, 600)
+        self.panel_rect = pygame.Rect(600, 0, 400, 600)
+        self.step_buttons = {
+            "first": Button(theme, "|<", hotkey=pygame.K_HOME),
+            "back": Button(theme, "<", hotkey=pygame.K_LEFT),
+            "forward": Button(theme, ">", hotkey=pygame.K_RIGHT),
+            "last": Button(theme, ">|", hotkey=pygame.K_END),
+        }
+        self.play_local = Button(theme, "Play on: two players")
+        self.play_ai = Button(theme, "Play on: vs computer")
+        self.back_button = Button(theme, "Back", hotkey=pygame.K_ESCAPE)
+
+    @property
+    def ply(self) -> int:
+        """How many moves of the record are on the board now."""
+        return self.board.ply
+
+    @property
+    def total(self) -> int:
+        return len(self.record.moves)
+
+    def enter(self, data: dict[str, Any]) -> None:
+        record = data.get("record")
+        self.back = str(data.get("back") or "menu")
+        self.back_data = dict(data.get("back_data") or {})
+        if not isinstance(record, GameRecord):
+            self.app.notify("There is no game to review.", error=True)
+            record = GameRecord()
+        self.record = record
+        self.board = Board(record.size, record.rule)
+        self.view = BoardView(record.size)
+        self.resize(self.app.screen_size)
+        target = data.get("ply")
+        self.go_to(target if isinstance(target, int) else self.total)
+
+    def go_to(self, ply: int) -> None:
+        """Show the position after `ply` moves (clamped to the game)."""
+        ply = max(0, min(self.total, ply))
+        while self.board.ply > ply:
+            self.board.pop()
+        while self.board.ply < ply:
+            x, y = self.record.moves[self.board.ply]
+            try:
+                self.board.push(x, y)
+            except ValueError as error:  # a record is checked on load; this guards hand-made ones
+                self.app.notify(f"The record stops at move {self.board.ply + 1}: {error}", error=True)
+                self.record.moves = self.record.moves[: self.board.ply]
+                return
+
+    def resize(self, size: tuple[int, int]) -> None:
+        width, height = size
+        theme = self.app.theme
+        margin = theme.px(10)
+        side = max(100, min(height - 2 * margin, width - theme.px(300)))
+        self.board_area = pygame.Rect(margin, (height - side) // 2, side, side)
+        self.view.layout(self.board_area)
+        left = self.board_area.right + theme.px(18)
+        self.panel_rect = pygame.Rect(left, margin, max(50, min(width - left - margin, theme.px(560))),
+                                      height - 2 * margin)
+        pad, button_h = theme.pad, theme.control_h
+        inner = self.panel_rect.inflate(-2 * pad, -2 * pad)
+        step_w = (inner.width - 3 * pad) // 4
+        steps_top = inner.centery - button_h // 2
+        for index, button in enumerate(self.step_buttons.values()):
+            button.rect = pygame.Rect(inner.left + index * (step_w + pad), steps_top, step_w, button_h)
+        bottom = inner.bottom
+        self.back_button.rect = pygame.Rect(inner.left, bottom - button_h, inner.width, button_h)
+        self.play_ai.rect = pygame.Rect(inner.left, self.back_button.rect.top - pad - button_h, inner.width, button_h)
+        self.play_local.rect = pygame.Rect(inner.left, self.play_ai.rect.top - pad - button_h, inner.width, button_h)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        steps = {"first": 0, "back": self.ply - 1, "forward": self.ply + 1, "last": self.total}
+        for key, button in self.step_buttons.items():
+            if button.handle_event(event):
+                self.go_to(steps[key])
+                return
+        if self.back_button.handle_event(event):
+            self.app.switch(self.back, self.back_data)
+        elif self.play_local.handle_event(event):
+            self._play_on("local")
+        elif self.play_ai.handle_event(event):
+            self._play_on("ai")
+        elif event.type == pygame.MOUSEWHEEL:
+            self.go_to(self.ply - event.y)  # wheel up goes back in the game
+
+    def _play_on(self, mode: str) -> None:
+        """Start a new game from the position on the board (vs the computer: you take the side to move)."""
+        if self.board.is_game_over():
+            self.app.notify("The game is decided at this move; step back to play on from earlier.")
+            return
+        data: dict[str, Any] = {
+            "mode": mode,
+            "rule": self.record.rule.value,
+            "size": self.record.size,
+            "moves": [list(point) for point in self.board.moves],
+        }
+        if mode == "ai":
+            data["human_color"] = self.board.to_move.label
+        self.app.switch("board", data)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        theme, colors = self.app.theme, self.app.theme.colors
+        theme.draw_background(surface)
+        outcome = self.board.outcome()
+        self.view.draw(surface, self.board, Overlay(
+            winning_line=outcome.line if outcome is not None else (),
+            show_numbers=bool(self.app.settings.show_move_numbers),
+        ))
+        panel = self.panel_rect
+        pygame.draw.rect(surface, colors.panel, panel, border_radius=theme.radius)
+        pygame.draw.rect(surface, colors.panel_border, panel, theme.px(2), theme.radius)
+        pad = theme.pad
+        inner = panel.inflate(-2 * pad, -2 * pad)
+        lines = [
+            (f"{self.record.black}  vs  {self.record.white}", theme.text_px, colors.text, True),
+            (self._rule_line(), theme.small_px + theme.px(2), colors.text_dim, False),
+            (self._result_line(), theme.small_px + theme.px(2), colors.accent, False),
+        ]
+        top = inner.top + pad
+        for text, px, colour, bold in lines:
+            fitted = theme.fit_text(text, px, inner.width, bold)
+            rect = pygame.Rect(inner.left, top, inner.width, px + theme.px(6))
+            blit_text(surface, theme.render(fitted, px, colour, bold), rect, "left")
+            top = rect.bottom + theme.px(6)
+        counter = f"Move {self.ply} of {self.total}"
+        if self.ply:
+            last = self.board.last_move
+            assert last is not None
+            colour_name = "black" if self.ply % 2 == 1 else "white"
+            counter += f"  ·  {colour_name} {format_point(last, self.record.size)}"
+        counter_rect = pygame.Rect(inner.left, self.step_buttons["first"].rect.top - pad - theme.heading_px,
+                                   inner.width, theme.heading_px)
+        blit_text(surface, theme.render(counter, theme.text_px, colors.text, True), counter_rect)
+        for key, button in self.step_buttons.items():
+            button.enabled = (self.ply > 0) if key in ("first", "back") else (self.ply < self.total)
+            button.draw(surface)
+        hint = theme.render("Left/Right: one move · Home/End: start/end · Esc: back", theme.small_px, colors.text_dim)
+        hint_rect = pygame.Rect(inner.left, self.step_buttons["first"].rect.bottom + pad, inner.width, hint.get_height())
+        blit_text(surface, hint, hint_rect)
+        for button in (self.play_local, self.play_ai, self.back_button):
+            button.draw(surface)
+
+    def _rule_line(self) -> str:
+        rule = {Rule.FREESTYLE: "Freestyle", Rule.STANDARD: "Standard", Rule.RENJU: "Renju"}[self.record.rule]
+        date = self.record.date[:10]
+        return f"{rule} {self.record.size}x{self.record.size}" + (f"  ·  {date}" if date else "")
+
+    def _result_line(self) -> str:
+        result = self.record.result
+        if result in ("black", "white"):
+            winner = self.record.black if result == Color.BLACK.label else self.record.white
+            how = HOW_TEXT.get(self.record.reason, "")
+            return f"{winner} ({result}) won {how}".rstrip()
+        return RESULT_TEXT.get(result, "")

@@ -1,0 +1,283 @@
+"""The board scene driven through the real App: clicks, undo/restart/resign, the AI, clocks,
+autosave and Continue. Synthetic mouse and key events go through pygame's own queue."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from gomoku.core.types import Color, Reason
+from gomoku.ui.app import App, AppOptions
+from gomoku.ui.players import AIPlayer
+
+FRAME_LIMIT = 3000
+
+
+@pytest.fixture
+def make_app(tmp_path: Path):
+    """Apps on a private home in tmp_path; each one is closed after the test."""
+    apps: list[App] = []
+
+    def build(size: tuple[int, int] = (1280, 800), home: Path | None = None) -> App:
+        app = App(AppOptions(windowed=True, size=size, home=home or tmp_path / "home"))
+        apps.append(app)
+        return app
+
+    yield build
+    for app in apps:
+        app.close()
+
+
+def start(app: App, **data) -> None:
+    app.switch("board", data)
+    app.frame()
+
+
+def click_point(app: App, point: tuple[int, int]) -> None:
+    """Press and release the left button on the intersection of `point`, then one frame."""
+    pos = app.current.view.geometry.center(point)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    app.frame()
+
+
+def click_button(app: App, rect: pygame.Rect) -> None:
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=rect.center, button=1))
+    app.frame()
+
+
+def press(app: App, key: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+    app.frame()
+
+
+def frames_until(app: App, condition, limit: int = FRAME_LIMIT) -> None:
+    for _ in range(limit):
+        if condition():
+            return
+        app.frame()
+        time.sleep(0.002)  # let the engine thread run
+    raise AssertionError("the condition never came true")
+
+
+@pytest.mark.parametrize(
+    ("window", "size"),
+    [((1024, 600), 15), ((1280, 800), 15), ((1920, 1080), 15), ((3840, 2160), 15), ((1280, 800), 19)],
+)
+def test_a_click_places_a_stone_on_that_point(make_app, window, size) -> None:
+    app = make_app(size=window)
+    start(app, mode="local", rule="freestyle", size=size)
+    board = app.current.game.board
+    targets = [(size // 2, size // 2), (0, 0), (size - 1, size - 1), (0, size - 1), (3, 11)]
+    for point in targets:
+        click_point(app, point)
+    assert board.moves == targets
+    assert board[(0, 0)] == Color.WHITE and board[(size // 2, size // 2)] == Color.BLACK
+
+
+def test_a_click_on_a_taken_point_is_refused(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle")
+    click_point(app, (7, 7))
+    click_point(app, (7, 7))
+    assert app.current.game.board.moves == [(7, 7)]
+    assert app.current.game.to_move is Color.WHITE
+
+
+def test_a_click_off_the_board_does_nothing(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle")
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(3, 3), button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(3, 3), button=1))
+    app.frame()
+    assert app.current.game.board.ply == 0
+
+
+def test_two_players_undo_restart_and_resign(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle")
+    scene = app.current
+    for point in [(7, 7), (8, 8), (6, 6)]:
+        click_point(app, point)
+    press(app, pygame.K_u)  # one stone back
+    assert scene.game.board.moves == [(7, 7), (8, 8)]
+    click_button(app, scene.buttons["undo"].rect)
+    assert scene.game.board.moves == [(7, 7)]
+    click_button(app, scene.buttons["restart"].rect)  # asks for confirmation first
+    assert scene.game.board.ply == 1
+    click_button(app, scene.buttons["restart"].rect)
+    assert scene.game.board.ply == 0
+    click_point(app, (7, 7))
+    click_button(app, scene.buttons["resign"].rect)
+    click_button(app, scene.buttons["resign"].rect)
+    result = scene.game.result
+    assert result is not None and result.reason is Reason.RESIGN
+    assert result.winner is Color.BLACK  # white was to move and resigned
+    click_point(app, (3, 3))
+    assert scene.game.board.ply == 1  # no stones after the end
+
+
+def test_five_in_a_row_ends_the_game_with_the_line_and_the_banner(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle")
+    scene = app.current
+    for x in range(4):
+        click_point(app, (3 + x, 7))
+        click_point(app, (3 + x, 9))
+    click_point(app, (7, 7))
+    result = scene.game.result
+    assert result is not None and result.winner is Color.BLACK and result.reason is Reason.FIVE
+    assert len(result.line) == 5
+    assert scene._overlay().winning_line == result.line
+    assert "wins" in scene.status
+    click_button(app, scene.end_buttons["rematch"].rect)
+    assert scene.game.board.ply == 0 and not scene.game.is_over
+    assert scene.game.player(Color.WHITE).name == app.settings.player_name  # colours swapped
+
+
+def test_vs_computer_undo_takes_back_the_reply_too(make_app) -> None:
+    app = make_app()
+    start(app, mode="ai", level="easy", human_color="black", rule="freestyle")
+    scene = app.current
+    click_point(app, (7, 7))
+    frames_until(app, lambda: scene.game.board.ply == 2)
+    assert scene.game.to_move is Color.BLACK
+    press(app, pygame.K_u)
+    assert scene.game.board.ply == 0
+    assert scene.game.to_move is Color.BLACK
+
+
+def test_the_computer_moves_first_when_the_player_is_white(make_app) -> None:
+    app = make_app()
+    start(app, mode="ai", level="easy", human_color="white", rule="freestyle")
+    scene = app.current
+    frames_until(app, lambda: scene.game.board.ply == 1)
+    assert isinstance(scene.players[Color.BLACK], AIPlayer)
+    click_point(app, scene.game.board.legal_moves()[0])
+    assert scene.game.board.ply == 2
+
+
+def test_a_whole_game_against_the_easy_computer_ends_with_a_result(make_app) -> None:
+    app = make_app(size=(1024, 600))
+    start(app, mode="ai", level="easy", human_color="black", rule="freestyle")
+    scene = app.current
+    centre = (7, 7)
+    for _ in range(400):
+        if scene.game.is_over:
+            break
+        if scene.game.to_move is Color.BLACK:
+            # A simple strategy: the free point nearest the centre.
+            legal = scene.game.board.legal_moves()
+            click_point(app, min(legal, key=lambda p: (abs(p[0] - centre[0]) + abs(p[1] - centre[1]), p)))
+        else:
+            frames_until(app, lambda: scene.game.to_move is Color.BLACK or scene.game.is_over)
+    assert scene.game.is_over
+    assert scene.game.result.reason in (Reason.FIVE, Reason.FULL_BOARD)
+    assert not app.paths.autosave_file.exists()  # a finished game leaves nothing to continue
+
+
+def test_leaving_while_the_computer_thinks_stops_the_search(make_app) -> None:
+    app = make_app()
+    start(app, mode="ai", level="hard", human_color="black", rule="freestyle")
+    scene = app.current
+    click_point(app, (7, 7))
+    frames_until(app, lambda: scene.players[Color.WHITE].thinking)
+    press(app, pygame.K_ESCAPE)
+    assert app.current_name == "menu"
+    deadline = time.monotonic() + 3
+    while app.engine.busy and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not app.engine.busy
+    assert scene.game.board.ply == 1  # the reply never landed
+
+
+def test_hint_suggests_a_legal_point(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle")
+    scene = app.current
+    for point in [(7, 7), (8, 8), (7, 8)]:
+        click_point(app, point)
+    frames_until(app, lambda: app.engine_loaded)
+    press(app, pygame.K_h)
+    frames_until(app, lambda: scene.hint is not None)
+    assert scene.game.board.is_legal(*scene.hint)
+    assert scene.hint == scene._overlay().hint
+    click_point(app, scene.hint)  # playing the hint removes it
+    assert scene.hint is None
+
+
+def test_running_out_of_time_ends_the_game(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle", time_control={"game_s": 1, "increment_s": 0, "move_s": 0})
+    scene = app.current
+    frames_until(app, lambda: scene.game.is_over, limit=2000)
+    result = scene.game.result
+    assert result.reason is Reason.TIMEOUT and result.winner is Color.WHITE
+
+
+def test_autosave_brings_the_game_back_after_a_restart_of_the_app(make_app, tmp_path) -> None:
+    home = tmp_path / "player"
+    app = make_app(home=home)
+    start(app, mode="ai", level="easy", human_color="black", rule="freestyle",
+          time_control={"game_s": 300, "increment_s": 2, "move_s": 0})
+    scene = app.current
+    for point in [(7, 7), (6, 6)]:
+        click_point(app, scene.game.board.legal_moves()[0] if scene.game.board[point] else point)
+        frames_until(app, lambda: scene.game.to_move is Color.BLACK)
+    moves = list(scene.game.board.moves)
+    black_left = scene.game.clock.remaining(Color.BLACK, time.monotonic())
+    app.quit()
+    app.close()
+    assert app.paths.autosave_file.exists()
+
+    again = make_app(home=home)
+    start(again, resume=True)
+    restored = again.current
+    assert restored.game.board.moves == moves
+    assert restored.game.to_move is Color.BLACK
+    assert restored.setup.mode == "ai" and restored.setup.level.value == "easy"
+    assert restored.setup.human_color is Color.BLACK
+    assert isinstance(restored.players[Color.WHITE], AIPlayer)
+    assert restored.game.clock.control.game_s == 300
+    assert abs(restored.game.clock.remaining(Color.BLACK, time.monotonic()) - black_left) < 1.0
+
+
+def test_a_damaged_autosave_is_reported_kept_aside_and_play_goes_on(make_app, tmp_path) -> None:
+    home = tmp_path / "player"
+    home.mkdir()
+    (home / "autosave.gomoku").write_text("Gomoku record 1\nRule: chess\n", encoding="utf-8")
+    app = make_app(home=home)
+    start(app, resume=True)
+    assert app.current_name == "board"
+    assert any(n.error and "could not be continued" in n.text for n in app.notices)
+    assert (home / "autosave.gomoku.bak").exists()
+    assert not (home / "autosave.gomoku").exists()
+    click_point(app, (7, 7))
+    assert app.current.game.board.moves == [(7, 7)]
+
+
+def test_renju_forbidden_point_is_refused_with_the_reason(make_app) -> None:
+    app = make_app()
+    # Black has e8 f8 g8 _ i8 j8: h8 would make six (an overline), forbidden for black.
+    moves = [(4, 7), (4, 2), (5, 7), (5, 2), (6, 7), (6, 2), (8, 7), (8, 2), (9, 7), (13, 13)]
+    start(app, mode="local", rule="renju", moves=[list(m) for m in moves])
+    scene = app.current
+    assert (7, 7) in scene._overlay().forbidden
+    click_point(app, (7, 7))
+    assert scene.game.board.ply == len(moves)
+    assert any("overline" in n.text for n in app.notices)
+
+
+def test_save_opens_the_records_scene_and_comes_back_to_the_game(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle")
+    click_point(app, (7, 7))
+    click_button(app, app.current.buttons["save"].rect)
+    assert app.current_name == "records"
+    app.switch("board", {"snapshot": app.current.record})
+    app.frame()
+    assert app.current.game.board.moves == [(7, 7)]
