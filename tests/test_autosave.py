@@ -1,0 +1,104 @@
+"""The autosave: a game written after a move comes back exactly; damage is reported and kept aside."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gomoku.core.board import Board
+from gomoku.core.clock import Clock, TimeControl
+from gomoku.core.game import Game
+from gomoku.core.settings import Settings
+from gomoku.core.types import Color, Reason, Rule
+from gomoku.engine.api import Level
+from gomoku.ui import autosave
+from gomoku.ui.players import GameSetup
+
+
+def _game(setup: GameSetup, moves: list[tuple[int, int]], start: float = 100.0) -> Game:
+    infos = setup.player_infos()
+    game = Game(Board(setup.size, setup.rule), infos[Color.BLACK], infos[Color.WHITE], Clock(setup.time_control))
+    game.start(start)
+    now = start
+    for x, y in moves:
+        now += 3.0
+        game.play(x, y, now)
+    return game
+
+
+SETUP = GameSetup(
+    mode="ai", level=Level.HARD, human_color=Color.WHITE, rule=Rule.RENJU, size=15,
+    time_control=TimeControl(game_s=600, increment_s=5, move_s=0), human_name="Ann",
+)
+
+
+def test_a_saved_game_comes_back_with_moves_turn_players_and_clock(tmp_path: Path) -> None:
+    path = tmp_path / "autosave.gomoku"
+    game = _game(SETUP, [(7, 7), (8, 8), (6, 8)])
+    autosave.save(path, game, SETUP, now=111.0)
+    loaded, problem = autosave.load(path, Settings())
+    assert problem is None and loaded is not None
+    setup, restored = loaded
+    assert setup == SETUP
+    assert restored.board.moves == [(7, 7), (8, 8), (6, 8)]
+    assert restored.to_move is Color.WHITE
+    assert restored.player(Color.BLACK).kind == "ai" and restored.player(Color.WHITE).name == "Ann"
+    restored.start(500.0)
+    # White had 600 + 5 after one 3 s move; 2 s of its current move were used before saving.
+    assert restored.clock.remaining(Color.WHITE, 500.0) == pytest.approx(600 - 3 + 5 - 2, abs=0.01)
+    assert restored.clock.remaining(Color.BLACK, 500.0) == pytest.approx(600 - 6 + 10, abs=0.01)
+    assert restored.move_times == pytest.approx([3.0, 3.0, 3.0])
+
+
+def test_continue_is_offered_only_while_a_file_is_there(tmp_path: Path) -> None:
+    path = tmp_path / "autosave.gomoku"
+    assert not autosave.has_unfinished_game(path)
+    autosave.save(path, _game(SETUP, [(7, 7)]), SETUP, now=104.0)
+    assert autosave.has_unfinished_game(path)
+    autosave.clear(path)
+    assert not autosave.has_unfinished_game(path)
+    autosave.clear(path)  # clearing twice is harmless
+
+
+def test_a_resigned_game_keeps_its_result(tmp_path: Path) -> None:
+    setup = GameSetup(mode="local", rule=Rule.FREESTYLE)
+    game = _game(setup, [(7, 7), (7, 8)])
+    game.resign(Color.BLACK, 110.0)
+    record = autosave.record_of(game, setup, 110.0)
+    _, restored = autosave.restore(record, Settings())
+    assert restored.result is not None
+    assert restored.result.reason is Reason.RESIGN and restored.result.winner is Color.WHITE
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "",
+        "not a record at all\n",
+        "Gomoku record 1\nRule: freestyle\nSize: 15\n\nMoves:\n1. h8\n2. h8\n",  # the same point twice
+        "Gomoku record 1\nRule: freestyle\nSize: 15\nExtra: {\"clock\": 5}\n\nMoves:\n1. h8\n",
+    ],
+    ids=["empty", "garbage", "illegal-move", "bad-clock"],
+)
+def test_a_damaged_autosave_is_reported_and_kept_aside(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "autosave.gomoku"
+    path.write_text(content, encoding="utf-8")
+    loaded, problem = autosave.load(path, Settings())
+    assert loaded is None
+    assert problem is not None and "could not be continued" in problem
+    assert not path.exists()
+    assert (tmp_path / "autosave.gomoku.bak").read_text(encoding="utf-8") == content
+
+
+def test_a_record_from_elsewhere_is_played_by_two_people(tmp_path: Path) -> None:
+    from gomoku.core.records import GameRecord
+
+    record = GameRecord(rule=Rule.STANDARD, size=15, black="Eve", white="Bob", moves=[(7, 7)], times=[1.0])
+    setup = autosave.setup_of(record, Settings(player_name="Zed"))
+    assert setup.mode == "local" and setup.rule is Rule.STANDARD
+    assert setup.human_name == "Eve"
+
+
+def test_missing_autosave_is_no_problem(tmp_path: Path) -> None:
+    assert autosave.load(tmp_path / "autosave.gomoku", Settings()) == (None, None)
