@@ -17,8 +17,7 @@ log = logging.getLogger(__name__)
 SOUNDS_DIR = Path(__file__).resolve().parent.parent / "assets" / "sounds"
 EFFECTS = ("place", "win", "lose", "invalid", "tick")
 """The effect names scenes may `play`; each is `<name>.wav` in SOUNDS_DIR."""
-MUSIC_FILE = "music.ogg"
-MUSIC_FALLBACK = "music.wav"
+MUSIC_FILE = "music.wav"
 
 
 class SoundSettings(Protocol):
@@ -112,8 +111,6 @@ class Audio:
             return
         if audible and not self._music_playing:
             path = self.sounds_dir / MUSIC_FILE
-            if not path.exists():
-                path = self.sounds_dir / MUSIC_FALLBACK
             try:
                 pygame.mixer.music.load(str(path))
                 pygame.mixer.music.set_volume(self.music_volume)

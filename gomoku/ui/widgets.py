@@ -315,6 +315,10 @@ class Slider(_LabelledControl):
             max(1, area.width - value_w - 2 * knob), self.theme.px(6),
         )
 
+    def set_value(self, value: float) -> None:
+        """Set from code (clamped to the range and step); not a user change."""
+        self.value = self._clamp(value)
+
     def value_at(self, x: int) -> float:
         """The value under the horizontal pixel position `x`."""
         track = self.track_rect
@@ -500,7 +504,8 @@ class TextInput(_LabelledControl):
         self.focused = True
         pygame.key.start_text_input()
 
-    def _commit(self) -> bool:
+    def commit(self) -> bool:
+        """End editing; True if the text differs from the last committed text."""
         self.focused = False
         pygame.key.stop_text_input()
         changed = self.text != self._committed
@@ -522,7 +527,7 @@ class TextInput(_LabelledControl):
                     self.focus()
                 return False
             if self.focused:
-                return self._commit()
+                return self.commit()
             return False
         if not self.focused:
             return False
@@ -532,10 +537,10 @@ class TextInput(_LabelledControl):
             self.text += printable[: max(0, room)]
         elif event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_TAB):
-                return self._commit()
+                return self.commit()
             if event.key == pygame.K_ESCAPE:
                 self.text = self._committed  # Esc abandons the edit
-                self._commit()
+                self.commit()
             elif event.key == pygame.K_BACKSPACE:
                 self.text = self.text[:-1]
         return False

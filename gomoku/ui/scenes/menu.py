@@ -178,18 +178,12 @@ class MenuScene(Scene):
 
     def _can_continue(self) -> bool:
         """True when an autosave of an unfinished game exists."""
-        path = self.app.paths.autosave_file
+        from gomoku.ui.autosave import has_unfinished_game  # lazily: it pulls in the records code
+
         try:
-            from gomoku.ui import autosave  # the board engineer's module, if it has landed
-        except ImportError:
-            return path.is_file()
-        has_unfinished = getattr(autosave, "has_unfinished_game", None)
-        if has_unfinished is None:
-            return path.is_file()
-        try:
-            return bool(has_unfinished(path))
-        except Exception:  # a damaged autosave must not break the menu; the board reports it
-            return path.is_file()
+            return has_unfinished_game(self.app.paths.autosave_file)
+        except OSError:  # an unreadable folder: nothing to continue
+            return False
 
     def _load_choices(self) -> None:
         s = self.app.settings

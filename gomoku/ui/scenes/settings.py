@@ -1,0 +1,204 @@
+"""The settings screen: every change is applied and saved at once; Back or Esc returns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from gomoku.core.settings import check_value
+from gomoku.ui.scene import Scene
+from gomoku.ui.scenes import (
+    COLOR_OPTIONS,
+    LEVEL_OPTIONS,
+    RULE_OPTIONS,
+    size_options,
+    time_control_options,
+)
+from gomoku.ui.widgets import (
+    Button,
+    Choice,
+    Label,
+    Panel,
+    Slider,
+    TextInput,
+    Toggle,
+    Widget,
+    column,
+)
+
+
+class SettingsScene(Scene):
+    """Two panels: the game (name, level, colour, rule, board, time) and sound and display."""
+
+    name = "settings"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        theme = app.theme
+        self.title = Label(theme, "Settings", align="center", bold=True)
+        self.game_panel = Panel(theme, title="Game")
+        self.view_panel = Panel(theme, title="Sound and display")
+        self.name_input = TextInput(theme, "Your name", max_length=24, placeholder="Player")
+        self.level = Choice(theme, "Computer level", LEVEL_OPTIONS)
+        self.color = Choice(theme, "You play", COLOR_OPTIONS)
+        self.rule = Choice(theme, "Rule", RULE_OPTIONS)
+        self.size = Choice(theme, "Board size", size_options("freestyle"))
+        self.time = Choice(theme, "Time control", time_control_options((0, 0, 0)))
+        self.sfx = Slider(theme, "Sound effects", 0.8)
+        self.music = Slider(theme, "Music", 0.5)
+        self.mute = Toggle(theme, "Mute all sound")
+        self.numbers = Toggle(theme, "Move numbers")
+        self.coordinates = Toggle(theme, "Coordinates")
+        self.fullscreen = Toggle(theme, "Fullscreen")
+        self.note = Label(theme, "Changes are saved at once.", align="center")
+        self.back_button = Button(theme, "Back", primary=True)
+        self.game_widgets: list[Widget] = [
+            self.name_input, self.level, self.color, self.rule, self.size, self.time,
+        ]
+        self.view_widgets: list[Widget] = [
+            self.sfx, self.music, self.mute, self.numbers, self.coordinates, self.fullscreen,
+        ]
+
+    # --- scene protocol ------------------------------------------------------------------
+
+    def enter(self, data: dict[str, Any]) -> None:
+        self.load_from_settings()
+
+    def leave(self) -> None:
+        if self.name_input.focused:  # a name being typed counts as entered
+            self.name_input.commit()
+            self._commit_name()
+
+    def load_from_settings(self) -> None:
+        """Show the current settings in the widgets."""
+        s = self.app.settings
+        self.name_input.set_text(s.player_name)
+        self.level.value = s.level
+        self.color.value = s.human_color
+        self.rule.value = s.rule
+        self._sync_sizes()
+        current_time = (s.game_s, s.increment_s, s.move_s)
+        self.time.set_options(time_control_options(current_time), current_time)
+        self.sfx.set_value(s.sfx_volume)
+        self.music.set_value(s.music_volume)
+        self.mute.value = s.mute
+        self.numbers.value = s.show_move_numbers
+        self.coordinates.value = s.show_coordinates
+        self.fullscreen.value = self.app.fullscreen
+
+    def _sync_sizes(self) -> None:
+        """Board sizes other than 15 exist for freestyle only."""
+        s = self.app.settings
+        options = size_options(self.rule.value)
+        if self.rule.value == "freestyle" and s.board_size not in [v for v, _ in options]:
+            options = [*options, (s.board_size, f"{s.board_size} x {s.board_size}")]
+        self.size.set_options(options, s.board_size if self.rule.value == "freestyle" else 15)
+        self.size.enabled = len(options) > 1
+
+    def resize(self, size: tuple[int, int]) -> None:
+        theme = self.app.theme
+        width, height = size
+        margin = theme.px(32)
+        title_h = theme.px(80)
+        self.title.rect = pygame.Rect(0, theme.px(16), width, title_h)
+        self.title.px = theme.heading_px + theme.px(14)
+        self.title.colour = theme.colors.accent
+        bottom_h = theme.control_h + theme.px(56)
+        top = self.title.rect.bottom
+        panels_h = height - top - bottom_h
+        rows = max(len(self.game_widgets), len(self.view_widgets))
+        needed = 5 * theme.pad + theme.heading_px + rows * (theme.control_h + theme.pad)
+        two_columns = width >= theme.px(1000)
+        if two_columns and needed < panels_h:  # fit the content, centred in the free space
+            top += (panels_h - needed) // 3
+            panels_h = needed
+        if two_columns:
+            panel_w = min(theme.px(640), (width - 3 * margin) // 2)
+            left = (width - 2 * panel_w - margin) // 2
+            self.game_panel.rect = pygame.Rect(left, top, panel_w, panels_h)
+            self.view_panel.rect = pygame.Rect(left + panel_w + margin, top, panel_w, panels_h)
+        else:  # a narrow window: the panels share one column
+            panel_w = width - 2 * margin
+            half = (panels_h - margin) // 2
+            self.game_panel.rect = pygame.Rect(margin, top, panel_w, half)
+            self.view_panel.rect = pygame.Rect(margin, top + half + margin, panel_w, half)
+        for panel, widgets in ((self.game_panel, self.game_widgets), (self.view_panel, self.view_widgets)):
+            inner = panel.content_rect
+            row_h = min(theme.control_h, (inner.height - (len(widgets) - 1) * theme.pad) // len(widgets))
+            for widget, rect in zip(widgets, column(inner.left, inner.top, inner.width, len(widgets),
+                                                    row_h, theme.pad), strict=True):
+                widget.rect = rect
+        self.back_button.rect = pygame.Rect(0, 0, theme.px(240), theme.control_h)
+        self.back_button.rect.midbottom = (width // 2, height - theme.px(20))
+        self.note.rect = pygame.Rect(0, 0, width // 2, theme.px(30))
+        self.note.rect.midbottom = (width // 2, self.back_button.rect.top - theme.px(4))
+        self.note.px = theme.small_px
+        self.note.colour = theme.colors.text_dim
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and not self.name_input.focused:
+            self.app.switch("menu", {})
+            return
+        if self.back_button.handle_event(event):
+            self.app.switch("menu", {})
+            return
+        for widget in (*self.game_widgets, *self.view_widgets):
+            if widget.handle_event(event):
+                self._apply(widget)
+
+    def _apply(self, widget: Widget) -> None:
+        """Copy the changed widget's value into the settings, save, and apply it at once."""
+        s = self.app.settings
+        if widget is self.name_input:
+            self._commit_name()
+            return
+        if widget is self.level:
+            s.level = self.level.value
+        elif widget is self.color:
+            s.human_color = self.color.value
+        elif widget is self.rule:
+            s.rule = self.rule.value
+            self._sync_sizes()
+        elif widget is self.size:
+            s.board_size = self.size.value
+        elif widget is self.time:
+            s.game_s, s.increment_s, s.move_s = self.time.value
+        elif widget is self.sfx:
+            s.sfx_volume = round(self.sfx.value, 2)
+        elif widget is self.music:
+            s.music_volume = round(self.music.value, 2)
+        elif widget is self.mute:
+            s.mute = self.mute.value
+        elif widget is self.numbers:
+            s.show_move_numbers = self.numbers.value
+        elif widget is self.coordinates:
+            s.show_coordinates = self.coordinates.value
+        elif widget is self.fullscreen:
+            s.fullscreen = self.fullscreen.value
+            self.app.set_fullscreen(self.fullscreen.value)
+        self.app.save_settings()
+        if widget is self.sfx:
+            self.app.audio.play("place")  # let the player hear the new volume
+
+    def _commit_name(self) -> None:
+        name = self.name_input.text.strip()
+        problem = check_value("player_name", name)
+        if problem is not None:
+            self.app.notify(f"Your name {problem}; it stays {self.app.settings.player_name!r}.", error=True)
+            self.name_input.set_text(self.app.settings.player_name)
+            return
+        self.name_input.set_text(name)
+        if name != self.app.settings.player_name:
+            self.app.settings.player_name = name
+            self.app.save_settings()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.app.theme.draw_background(surface)
+        self.title.draw(surface)
+        self.game_panel.draw(surface)
+        self.view_panel.draw(surface)
+        for widget in (*self.game_widgets, *self.view_widgets):
+            widget.draw(surface)
+        self.note.draw(surface)
+        self.back_button.draw(surface)

@@ -1,0 +1,137 @@
+"""Audio: effects and music follow the settings; no sound device means silence, not a crash."""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygame
+import pytest
+
+from gomoku.ui.audio import EFFECTS, MUSIC_FILE, SOUNDS_DIR, Audio
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Volumes:
+    sfx_volume: float = 0.8
+    music_volume: float = 0.5
+    mute: bool = False
+
+
+@pytest.fixture(autouse=True)
+def fresh_mixer():
+    pygame.mixer.quit()
+    yield
+    pygame.mixer.quit()
+
+
+def test_every_effect_and_the_music_ship_with_the_game() -> None:
+    for name in EFFECTS:
+        assert (SOUNDS_DIR / f"{name}.wav").is_file(), name
+    assert (SOUNDS_DIR / MUSIC_FILE).is_file()
+    total = sum(p.stat().st_size for p in SOUNDS_DIR.glob("*.wav"))
+    assert total < 1_200_000  # small enough to keep in the repository
+
+
+def test_effects_play_on_a_sound_device() -> None:
+    audio = Audio(Volumes())
+    assert audio.available
+    for name in EFFECTS:
+        assert audio.play(name) is True, name
+
+
+def test_mute_and_zero_volume_are_silent_and_apply_at_once() -> None:
+    settings = Volumes()
+    audio = Audio(settings)
+    assert audio.play("place")
+    settings.mute = True
+    audio.apply(settings)
+    assert audio.play("place") is False
+    settings.mute, settings.sfx_volume = False, 0.0
+    audio.apply(settings)
+    assert audio.play("place") is False
+
+
+def test_a_volume_change_reaches_sounds_already_loaded() -> None:
+    settings = Volumes(sfx_volume=1.0)
+    audio = Audio(settings)
+    audio.play("tick")
+    settings.sfx_volume = 0.25
+    audio.apply(settings)
+    loaded = audio._sounds["tick"]
+    assert loaded is not None
+    assert loaded.get_volume() == pytest.approx(0.25, abs=0.01)
+
+
+def test_music_starts_stops_and_follows_mute() -> None:
+    settings = Volumes()
+    audio = Audio(settings)
+    audio.start_music()
+    assert audio.music_playing
+    assert pygame.mixer.music.get_volume() == pytest.approx(0.5, abs=0.01)
+    settings.mute = True
+    audio.apply(settings)
+    assert not audio.music_playing
+    settings.mute = False
+    audio.apply(settings)
+    assert audio.music_playing  # un-muting brings the wanted music back
+    audio.stop_music()
+    assert not audio.music_playing
+
+
+def test_an_unknown_effect_name_is_a_programming_error() -> None:
+    audio = Audio(Volumes())
+    with pytest.raises(ValueError, match="unknown sound"):
+        audio.play("fanfare")
+
+
+def test_missing_sound_files_are_silent(tmp_path: Path) -> None:
+    audio = Audio(Volumes(), sounds_dir=tmp_path)
+    assert audio.play("place") is False
+    audio.start_music()
+    assert not audio.music_playing
+
+
+def test_without_a_sound_device_everything_is_silent_and_harmless(monkeypatch, caplog) -> None:
+    monkeypatch.setenv("SDL_AUDIODRIVER", "no-such-sound-device")
+    with caplog.at_level(logging.WARNING, logger="gomoku.ui.audio"):
+        audio = Audio(Volumes())
+    assert audio.available is False
+    assert len([r for r in caplog.records if "no sound device" in r.message]) == 1
+    assert audio.play("win") is False
+    audio.start_music()
+    assert audio.music_playing is False
+    audio.apply(Volumes(mute=True))
+    audio.stop_music()
+    audio.close()
+
+
+def test_the_app_runs_without_a_sound_device(monkeypatch, tmp_path: Path) -> None:
+    from gomoku.ui.app import App, AppOptions
+
+    monkeypatch.setenv("SDL_AUDIODRIVER", "no-such-sound-device")
+    app = App(AppOptions(windowed=True, home=tmp_path))
+    try:
+        app.frame()
+        assert app.audio.available is False
+        assert app.current_name == "menu"
+        assert app.audio.play("place") is False
+    finally:
+        app.close()
+
+
+def test_the_shipped_sounds_are_what_the_generator_makes(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("make_sounds", ROOT / "tools" / "make_sounds.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["make_sounds"] = module
+    spec.loader.exec_module(module)
+    module.make_all(tmp_path)
+    for name in (*EFFECTS, "music"):
+        generated = (tmp_path / f"{name}.wav").read_bytes()
+        assert generated == (SOUNDS_DIR / f"{name}.wav").read_bytes(), f"{name}.wav is stale: rerun tools/make_sounds.py"

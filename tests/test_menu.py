@@ -1,0 +1,219 @@
+"""The menu: each button leads where it says, the vs Computer panel hands the board its options,
+and the game behind the menu plays itself."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from gomoku.core import Board, Rule
+from gomoku.engine.worker import EngineWorker
+from gomoku.ui.app import App, AppOptions
+from gomoku.ui.scenes.menu import ATTRACT_MOVE_S, ATTRACT_SIZE, AttractGame
+
+H6_SCENES = {"board", "records"}
+"""Scenes the board engineer owns: their own tests cover them, so here we only record what the
+menu sends them and stay on the menu."""
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    app = App(AppOptions(windowed=True, home=tmp_path / "home"))
+    app.switches = []  # type: ignore[attr-defined]
+    real_switch = app.switch
+
+    def recording_switch(name: str, data: dict | None = None) -> None:
+        app.switches.append((name, dict(data or {})))  # type: ignore[attr-defined]
+        if name not in H6_SCENES:
+            real_switch(name, data)
+
+    app.switch = recording_switch  # type: ignore[method-assign]
+    app.frame()
+    yield app
+    app.close()
+
+
+def click(app: App, pos: tuple[int, int]) -> None:
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    app.frame()
+
+
+def press_key(app: App, key: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+    app.frame()
+
+
+def test_continue_shows_only_when_there_is_an_autosave(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    app = App(AppOptions(windowed=True, home=home))
+    try:
+        app.frame()
+        assert not app.current.continue_button.visible
+        app.paths.autosave_file.write_text("{}", encoding="utf-8")
+        app.switch("lobby", {})
+        app.switch("menu", {})
+        app.frame()
+        assert app.current.continue_button.visible
+        # The visible buttons never overlap, with or without Continue.
+        rects = [b.rect for b in app.current.buttons if b.visible]
+        assert all(not a.colliderect(b) for a, b in zip(rects, rects[1:], strict=False))
+    finally:
+        app.close()
+
+
+def test_continue_resumes_the_autosave(app: App) -> None:
+    app.paths.autosave_file.write_text("{}", encoding="utf-8")
+    app.switch("menu", {})
+    app.frame()
+    click(app, app.current.continue_button.rect.center)
+    assert app.switches[-1] == ("board", {"resume": True})
+
+
+def test_lan_duel_opens_the_lobby_which_says_it_is_coming_and_goes_back(app: App) -> None:
+    click(app, app.current.lan_button.rect.center)
+    assert app.current_name == "lobby"
+    assert any("later version" in label.text for label in app.current.lines)
+    click(app, app.current.back_button.rect.center)
+    assert app.current_name == "menu"
+    click(app, app.current.lan_button.rect.center)
+    press_key(app, pygame.K_ESCAPE)
+    assert app.current_name == "menu"
+
+
+def test_settings_button_opens_settings(app: App) -> None:
+    click(app, app.current.settings_button.rect.center)
+    assert app.current_name == "settings"
+
+
+def test_two_players_starts_a_local_game_with_the_settings_rule(app: App) -> None:
+    app.settings.rule = "renju"
+    click(app, app.current.local_button.rect.center)
+    assert app.switches[-1] == ("board", {"mode": "local", "rule": "renju", "size": 15})
+
+
+def test_load_game_opens_the_records_scene(app: App) -> None:
+    click(app, app.current.load_button.rect.center)
+    assert app.switches[-1] == ("records", {})
+
+
+def test_quit_ends_the_app(app: App) -> None:
+    click(app, app.current.quit_button.rect.center)
+    assert app.running is False
+
+
+def test_keyboard_moves_the_focus_and_enter_activates(app: App) -> None:
+    press_key(app, pygame.K_DOWN)  # the first visible button: vs Computer (no autosave)
+    press_key(app, pygame.K_DOWN)  # Two players
+    press_key(app, pygame.K_DOWN)  # LAN duel
+    press_key(app, pygame.K_RETURN)
+    assert app.current_name == "lobby"
+
+
+def choose(app: App, choice, steps: int = 1) -> None:
+    """Click the right-hand end of a Choice `steps` times."""
+    area = choice.control_rect
+    for _ in range(steps):
+        click(app, (area.right - 4, area.centery))
+
+
+def test_vs_computer_panel_sends_the_chosen_options_and_remembers_them(app: App) -> None:
+    menu = app.current
+    click(app, menu.ai_button.rect.center)
+    assert menu.panel_open
+    assert menu.level.value == "medium"
+    choose(app, menu.level)  # medium -> hard
+    choose(app, menu.color, 2)  # black -> white -> random
+    choose(app, menu.size)  # 15 -> 19 (freestyle)
+    choose(app, menu.time, 2)  # none -> 10 s a move -> 30 s a move
+    click(app, menu.start_button.rect.center)
+    name, data = app.switches[-1]
+    assert name == "board"
+    assert data == {
+        "mode": "ai", "level": "hard", "human_color": "random", "rule": "freestyle", "size": 19,
+        "time_control": {"game_s": 0, "increment_s": 0, "move_s": 30},
+    }
+    again = App(AppOptions(windowed=True, home=app.paths.config_dir))
+    try:
+        assert again.settings.level == "hard"
+        assert again.settings.human_color == "random"
+        assert again.settings.board_size == 19
+        assert again.settings.move_s == 30
+    finally:
+        again.close()
+
+
+def test_renju_plays_on_fifteen_only(app: App) -> None:
+    menu = app.current
+    click(app, menu.ai_button.rect.center)
+    choose(app, menu.size)  # 19 while freestyle
+    choose(app, menu.rule, 2)  # freestyle -> standard -> renju
+    assert menu.rule.value == "renju"
+    assert menu.size.value == 15 and not menu.size.enabled
+    click(app, menu.start_button.rect.center)
+    assert app.switches[-1][1]["size"] == 15
+    assert app.switches[-1][1]["rule"] == "renju"
+
+
+def test_the_panel_closes_with_back_or_escape(app: App) -> None:
+    menu = app.current
+    click(app, menu.ai_button.rect.center)
+    click(app, menu.back_button.rect.center)
+    assert not menu.panel_open
+    click(app, menu.ai_button.rect.center)
+    press_key(app, pygame.K_ESCAPE)
+    assert not menu.panel_open
+    assert app.current_name == "menu"
+    # While the panel is open the menu buttons underneath do not react.
+    click(app, menu.ai_button.rect.center)
+    click(app, menu.quit_button.rect.center)
+    assert app.running
+
+
+def test_the_attract_game_gets_moves_from_the_engine_while_the_menu_runs(app: App) -> None:
+    menu = app.current
+    start = menu.attract.board.ply
+    deadline = time.monotonic() + 20
+    while menu.attract.board.ply < start + 2 and time.monotonic() < deadline:
+        app.frame(0.25)
+        time.sleep(0.01)
+    assert menu.attract.board.ply >= start + 2
+
+
+def test_the_attract_game_restarts_after_a_win() -> None:
+    game = AttractGame()
+    board = Board(ATTRACT_SIZE, Rule.FREESTYLE)
+    for x in range(4):
+        board.push(x, 0)
+        board.push(x, 1)
+    board.push(4, 0)
+    assert board.is_game_over()
+    game.board = board
+    game.update(1.0, None)
+    assert game.board is board  # the finished game stays on screen a moment
+    for _ in range(10):
+        game.update(1.0, None)
+    assert game.board is not board
+    assert not game.board.is_game_over()
+    assert game.games_played == 1
+    assert 3 <= game.board.ply <= 4
+
+
+def test_the_attract_game_ignores_results_meant_for_others() -> None:
+    engine = EngineWorker()
+    try:
+        game = AttractGame()
+        before = game.board.ply
+        game.update(ATTRACT_MOVE_S, engine)
+        assert game.request_id is not None
+        engine.results.put((game.request_id + 1000, RuntimeError("someone else's")))
+        deadline = time.monotonic() + 10
+        while game.board.ply == before and time.monotonic() < deadline:
+            game.update(0.05, engine)
+            time.sleep(0.01)
+        assert game.board.ply == before + 1
+    finally:
+        engine.close()
