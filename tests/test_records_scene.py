@@ -1,0 +1,119 @@
+"""The records scene: save a game under a name in either format, list and load saves, and
+report damaged files without losing anything."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from gomoku.core import records
+from gomoku.core.records import GameRecord
+from gomoku.core.types import Rule
+from gomoku.ui.app import App, AppOptions
+from gomoku.ui.scenes.records import safe_file_name
+
+MOVES = [(7, 7), (8, 8), (7, 8), (9, 9)]
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    application = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "home"))
+    yield application
+    application.close()
+
+
+def _record() -> GameRecord:
+    return GameRecord(rule=Rule.FREESTYLE, size=15, black="Ann", white="Bob", moves=list(MOVES),
+                      times=[0.5] * len(MOVES))
+
+
+def click(app: App, rect: pygame.Rect) -> None:
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=rect.center, button=1))
+    app.frame()
+
+
+def type_name(app: App, text: str) -> None:
+    scene = app.current
+    click(app, scene.name_input.control_rect)
+    for _ in range(80):
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0, unicode=""))
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+    app.frame()
+
+
+def test_save_writes_the_game_and_returns(app: App) -> None:
+    app.switch("records", {"save": _record(), "back": "menu"})
+    app.frame()
+    type_name(app, "my best game")
+    click(app, app.current.save_button.rect)
+    saved = app.paths.saves_dir / "my best game.gomoku"
+    assert saved.exists()
+    assert records.load_record(saved).moves == MOVES
+    assert app.current_name == "menu"
+
+
+def test_save_as_psq_uses_piskvork_format(app: App) -> None:
+    app.switch("records", {"save": _record(), "back": "menu"})
+    app.frame()
+    scene = app.current
+    type_name(app, "for piskvork")
+    scene.format_choice.value = ".psq"
+    click(app, scene.save_button.rect)
+    saved = app.paths.saves_dir / "for piskvork.psq"
+    assert saved.read_text(encoding="utf-8").startswith("Piskvorky 15x15")
+    assert records.load_record(saved).moves == MOVES
+
+
+def test_saving_over_a_file_asks_first(app: App) -> None:
+    existing = app.paths.saves_dir / "taken.gomoku"
+    existing.write_text("keep me", encoding="utf-8")
+    app.switch("records", {"save": _record(), "back": "menu"})
+    app.frame()
+    type_name(app, "taken")
+    click(app, app.current.save_button.rect)
+    assert existing.read_text(encoding="utf-8") == "keep me"
+    assert app.current_name == "records"
+    click(app, app.current.save_button.rect)
+    assert records.load_record(existing).moves == MOVES
+
+
+def test_an_empty_name_is_refused(app: App) -> None:
+    app.switch("records", {"save": _record(), "back": "menu"})
+    app.frame()
+    type_name(app, "///")
+    click(app, app.current.save_button.rect)
+    assert app.current_name == "records"
+    assert any(n.error and "name" in n.text for n in app.notices)
+    assert list(app.paths.saves_dir.iterdir()) == []
+
+
+def test_load_lists_saves_and_opens_review(app: App) -> None:
+    records.save_record(_record(), app.paths.saves_dir / "first.gomoku")
+    app.switch("records", {})
+    app.frame()
+    scene = app.current
+    assert [f.path.name for f in scene.files] == ["first.gomoku"]
+    click(app, scene.load_button.rect)
+    assert app.current_name == "review"
+    assert app.current.record.moves == MOVES
+
+
+def test_a_damaged_file_is_reported_and_left_alone(app: App) -> None:
+    broken = app.paths.saves_dir / "broken.psq"
+    broken.write_text("Piskvorky 15x15, 0:0, 0\n8,8,0\n8,8,0\n", encoding="utf-8")
+    app.switch("records", {})
+    app.frame()
+    click(app, app.current.load_button.rect)
+    assert app.current_name == "records"
+    assert any(n.error and "broken.psq" in n.text and "illegal" in n.text for n in app.notices)
+    assert broken.read_text(encoding="utf-8") == "Piskvorky 15x15, 0:0, 0\n8,8,0\n8,8,0\n"
+
+
+def test_file_names_are_cleaned() -> None:
+    assert safe_file_name("  ../../etc/passwd ") == "etcpasswd"
+    assert safe_file_name("Ann vs Bob (2)") == "Ann vs Bob (2)"
+    assert safe_file_name("...") == ""

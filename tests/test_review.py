@@ -1,0 +1,106 @@
+"""The review scene: step through a game with the keys and buttons, and play on from a move."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from gomoku.core.records import GameRecord
+from gomoku.core.types import Rule
+from gomoku.ui.app import App, AppOptions
+
+MOVES = [(7, 7), (8, 7), (7, 8), (8, 8), (7, 9), (8, 9), (7, 10), (8, 10), (7, 11)]  # black wins down h
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    application = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "home"))
+    yield application
+    application.close()
+
+
+def _record() -> GameRecord:
+    return GameRecord(rule=Rule.FREESTYLE, size=15, black="Ann", white="Bob", moves=list(MOVES),
+                      times=[1.0] * len(MOVES), result="black", reason="five")
+
+
+def press(app: App, key: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+    app.frame()
+
+
+def click(app: App, rect: pygame.Rect) -> None:
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=rect.center, button=1))
+    app.frame()
+
+
+def test_review_starts_at_the_end_and_steps_with_the_arrow_keys(app: App) -> None:
+    app.switch("review", {"record": _record()})
+    app.frame()
+    scene = app.current
+    assert scene.ply == len(MOVES)
+    assert scene.board.outcome() is not None  # the winning line shows at the end
+    press(app, pygame.K_LEFT)
+    assert scene.ply == len(MOVES) - 1
+    assert scene.board.moves == MOVES[:-1]
+    press(app, pygame.K_HOME)
+    assert scene.ply == 0 and scene.board.ply == 0
+    press(app, pygame.K_LEFT)  # nothing before the start
+    assert scene.ply == 0
+    press(app, pygame.K_RIGHT)
+    press(app, pygame.K_RIGHT)
+    assert scene.board.moves == MOVES[:2]
+    press(app, pygame.K_END)
+    assert scene.ply == len(MOVES)
+    press(app, pygame.K_RIGHT)  # nothing after the end
+    assert scene.ply == len(MOVES)
+
+
+def test_review_buttons_step_too(app: App) -> None:
+    app.switch("review", {"record": _record(), "ply": 3})
+    app.frame()
+    scene = app.current
+    assert scene.ply == 3
+    click(app, scene.step_buttons["forward"].rect)
+    assert scene.ply == 4
+    click(app, scene.step_buttons["back"].rect)
+    click(app, scene.step_buttons["back"].rect)
+    assert scene.ply == 2
+    click(app, scene.step_buttons["first"].rect)
+    assert scene.ply == 0
+    click(app, scene.step_buttons["last"].rect)
+    assert scene.ply == len(MOVES)
+
+
+def test_play_on_from_a_move_starts_a_game_there(app: App) -> None:
+    app.switch("review", {"record": _record(), "ply": 4})
+    app.frame()
+    click(app, app.current.play_local.rect)
+    assert app.current_name == "board"
+    assert app.current.game.board.moves == MOVES[:4]
+    assert app.current.setup.mode == "local"
+
+
+def test_play_on_from_the_decided_end_is_refused(app: App) -> None:
+    app.switch("review", {"record": _record()})
+    app.frame()
+    click(app, app.current.play_ai.rect)
+    assert app.current_name == "review"
+    assert any("decided" in notice.text for notice in app.notices)
+
+
+def test_escape_goes_back_where_review_came_from(app: App) -> None:
+    app.switch("review", {"record": _record(), "back": "records"})
+    app.frame()
+    press(app, pygame.K_ESCAPE)
+    assert app.current_name == "records"
+
+
+def test_review_without_a_record_says_so(app: App) -> None:
+    app.switch("review", {})
+    app.frame()
+    assert app.current.ply == 0
+    assert any("no game to review" in notice.text for notice in app.notices)
