@@ -1,18 +1,157 @@
 """The Python side of the search: levels, iterative deepening, time control.
 
-PLACEHOLDER until the engine work lands: plays the legal point nearest the last stone.
+`think` is the one entry point the worker, the brain and the tools call. The compiled search
+(numba, `nogil`) runs on the calling thread; a small clock thread sets the search's stop flag
+at the deadline or when the caller's StopFlag is set, and the search unwinds within a few
+milliseconds. Until the engine is compiled (see `warm_up`), `think` answers from a plain
+Python greedy move so that no call ever overruns its budget.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from gomoku.core import Board
+import numpy as np
+
+from gomoku.core import Color, Rule
+from gomoku.core import renju as core_renju
+from gomoku.engine import easy, patterns, search, state, threats
 from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResult, StopFlag
+
+RULE_CODES = {Rule.FREESTYLE: patterns.RULE_FREESTYLE, Rule.STANDARD: patterns.RULE_STANDARD,
+              Rule.RENJU: patterns.RULE_RENJU}
+
+DEADLINE_SHARE = 0.92  # the clock stops the search at this share of the budget
+OVERHEAD_S = 0.01  # set-up and result building after the flag is set
+
+
+@dataclass(frozen=True)
+class LevelConfig:
+    """How one level searches; tuning constants sit together here."""
+
+    width: int  # moves tried at a quiet node
+    max_depth: int  # deepest iteration
+    leaf_vcf: int  # attacker fours a VCF at a leaf may use (0: none)
+    root_vcf: int  # attacker fours the root VCF may use
+    defend_vcf: int  # depth of the check that root moves stop the opponent's VCF (0: none)
+    vct_depth: int  # attacker threats the root VCT may use (0: none)
+    vct_width: int  # attacker moves tried at a VCT node
+    vct_nodes: int  # node budget of the root VCT
+    lmr: bool  # late move reductions
+    noise: int  # +- jitter of leaf evaluations (a human-like level)
+    tt_bits: int  # transposition table entries = 2**tt_bits, 16 bytes each
+    next_depth_share: float  # start another iteration only before this share of the budget
+
+
+LEVELS = {
+    Level.MEDIUM: LevelConfig(width=8, max_depth=4, leaf_vcf=0, root_vcf=5, defend_vcf=4,
+                              vct_depth=0, vct_width=0, vct_nodes=0, lmr=False, noise=25,
+                              tt_bits=18, next_depth_share=0.5),
+    Level.HARD: LevelConfig(width=14, max_depth=60, leaf_vcf=8, root_vcf=30, defend_vcf=20,
+                            vct_depth=7, vct_width=12, vct_nodes=60_000, lmr=True, noise=0,
+                            tt_bits=21, next_depth_share=0.45),
+}
+"""Hard's table: 2**21 entries x 16 bytes = 32 MiB per thread; medium's 4 MiB."""
+
+_tables: dict[int, np.ndarray] = {}
+_tables_lock = threading.Lock()
+_warm_lock = threading.Lock()
+_ready = threading.Event()
+_warm_thread: threading.Thread | None = None
+_local = threading.local()
+
+
+def pattern_tables(rule: Rule) -> np.ndarray:
+    """The pattern tables of `rule`, built once per process (compiled, a few ms)."""
+    code = RULE_CODES[rule]
+    with _tables_lock:
+        if code not in _tables:
+            _tables[code] = patterns.build_tables(code)
+        return _tables[code]
+
+
+def _search_tables(level: Level, n_cells: int) -> tuple:
+    """This thread's search tables for `level` (kept between moves: the TT helps the next)."""
+    cache = getattr(_local, "tables", None)
+    if cache is None:
+        cache = _local.tables = {}
+    key = (level, n_cells)
+    if key not in cache:
+        cache[key] = threats.new_search_tables(LEVELS[level].tt_bits, n_cells)
+    return cache[key]
+
+
+def _reset(sr: tuple, config: LevelConfig | None, seed: int) -> None:
+    sr[8][0] = 0
+    sr[9][:] = 0
+    sr[7][:, :] = -1
+    sr[6][:, :] //= 4  # history fades between moves
+    params = sr[10]
+    params[:] = 0
+    if config is not None:
+        params[threats.P_WIDTH] = config.width
+        params[threats.P_VCF_LEAF] = config.leaf_vcf
+        params[threats.P_LMR] = int(config.lmr)
+        params[threats.P_VCT_WIDTH] = config.vct_width
+        params[threats.P_EVAL_NOISE] = config.noise
+    params[threats.P_SEED] = seed
+
+
+class _Clock:
+    """Sets the search's stop flag at the deadline or as soon as the caller's flag is set."""
+
+    def __init__(self, flag: np.ndarray, deadline: float, outer: StopFlag | None) -> None:
+        self._flag = flag
+        self._deadline = deadline
+        self._outer = outer
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="engine-clock", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._done.is_set():
+            now = time.perf_counter()
+            if now >= self._deadline or (self._outer is not None and self._outer.is_set()):
+                self._flag[0] = 1
+                return
+            self._done.wait(min(0.003, self._deadline - now))
+
+    def close(self) -> None:
+        self._done.set()
+        self._thread.join()
 
 
 def warm_up() -> None:
-    """Compile (or load from the cache) every numba function, so the first move is fast."""
+    """Compile (or load from the cache) every numba function, so the first move is fast.
+
+    Safe to call from any thread, any number of times; later calls return at once.
+    """
+    with _warm_lock:
+        if _ready.is_set():
+            return
+        for rule in Rule:
+            pattern_tables(rule)
+        grid = np.zeros((15, 15), dtype=np.int8)
+        for x, y, c in ((7, 7, 1), (8, 7, 2), (8, 8, 1), (6, 6, 2), (9, 9, 1), (7, 8, 2)):
+            grid[y, x] = c
+        for rule in Rule:
+            position = Position(grid.copy(), (), Color.WHITE if rule is Rule.RENJU else Color.BLACK,
+                                rule)
+            for level in Level:
+                _think_compiled(position, level, SearchLimit(0.3, max_depth=2), None, None,
+                                time.perf_counter())
+        _ready.set()
+
+
+def _start_background_warm_up() -> None:
+    global _warm_thread
+    with _tables_lock:
+        if _warm_thread is None:
+            _warm_thread = threading.Thread(target=warm_up, name="engine-warm-up", daemon=True)
+            _warm_thread.start()
 
 
 def think(
@@ -22,11 +161,170 @@ def think(
     stop: StopFlag | None = None,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> SearchResult:
-    """Choose a move for `position.to_move`; returns within `limit.time_s` (plus 10%)."""
-    board = Board.from_moves(position.moves, position.size, position.rule)
-    legal = board.legal_moves()
-    if not legal:
+    """Choose a move for `position.to_move`; returns within `limit.time_s` (plus 10%).
+
+    Raises ValueError if the grid is not a square board or has no empty point.
+    """
+    started = time.perf_counter()
+    grid = np.asarray(position.grid)
+    if grid.ndim != 2 or grid.shape[0] != grid.shape[1] or not 5 <= grid.shape[0] <= state.MAX_SIZE:
+        raise ValueError(f"the engine needs a square board of 5 to {state.MAX_SIZE} points")
+    if not (grid == 0).any():
         raise ValueError("no legal move in this position")
-    cx, cy = board.last_move or (position.size // 2, position.size // 2)
-    move = min(legal, key=lambda p: (abs(p[0] - cx) + abs(p[1] - cy), p))
-    return SearchResult(move=move)
+    if not (grid != 0).any():
+        centre = grid.shape[0] // 2
+        return SearchResult(move=(centre, centre), info={"kind": "centre"})
+    if not _ready.is_set():
+        _start_background_warm_up()
+        wait = limit.time_s * 0.8 - (time.perf_counter() - started)
+        if not _ready.wait(max(wait, 0.0)):
+            return _fallback_move(position, started)
+    return _think_compiled(position, level, limit, stop, on_progress, started)
+
+
+def _fallback_move(position: Position, started: float) -> SearchResult:
+    """A plain-Python greedy move, used only while the engine is still compiling."""
+    grid = np.asarray(position.grid, dtype=np.int8)
+    color = int(position.to_move)
+    scores = np.zeros(grid.shape, dtype=np.int64)
+    easy.window_scores_py(grid, color, easy.OWN_WINDOW, easy.OPP_WINDOW, scores)
+    order = np.argsort(-scores, axis=None, kind="stable")
+    for flat in order:
+        y, x = divmod(int(flat), grid.shape[0])
+        if scores[y, x] < 0:
+            break
+        if position.rule is Rule.RENJU and color == Color.BLACK:
+            if core_renju.forbidden_reason(grid, x, y) is not None:
+                continue
+        return SearchResult(move=(x, y), elapsed_s=time.perf_counter() - started,
+                            info={"kind": "fallback"})
+    ys, xs = np.nonzero(grid == 0)
+    return SearchResult(move=(int(xs[0]), int(ys[0])), info={"kind": "fallback"})
+
+
+def _think_compiled(position: Position, level: Level, limit: SearchLimit, stop: StopFlag | None,
+                    on_progress: Callable[[Progress], None] | None, started: float) -> SearchResult:
+    tables = pattern_tables(position.rule)
+    grid = np.ascontiguousarray(position.grid, dtype=np.int8)
+    bd = state.new_state(grid, int(position.to_move), RULE_CODES[position.rule], tables)
+    size = grid.shape[0]
+    seed = int(np.uint64(bd[4][0]) & np.uint64(0x7FFFFFFF))
+    if level is Level.EASY:
+        sr = _search_tables(Level.MEDIUM, bd[0].shape[0])
+        _reset(sr, None, seed)
+        return _think_easy(bd, sr, grid, int(position.to_move), size, started, seed)
+    config = LEVELS[level]
+    sr = _search_tables(level, bd[0].shape[0])
+    _reset(sr, config, seed)
+    deadline = started + max(limit.time_s * DEADLINE_SHARE - OVERHEAD_S, 0.001)
+    clock = _Clock(sr[8], deadline, stop)
+    try:
+        return _think_search(bd, sr, config, limit, size, started, on_progress)
+    finally:
+        clock.close()
+
+
+def _think_easy(bd: tuple, sr: tuple, grid: np.ndarray, color: int, size: int, started: float,
+                seed: int) -> SearchResult:
+    """Greedy: take a five, block a five, else a random one of the best window scores."""
+    n, _, _, _ = search.analysis_summary(bd, sr)
+    an = sr[5][0]
+    elapsed = time.perf_counter() - started
+    if an[threats.A_OWN5] >= 0:
+        return SearchResult(move=state.cell_point(int(an[threats.A_OWN5]), size), elapsed_s=elapsed,
+                            info={"kind": "win"})
+    if an[threats.A_OPP5N] > 0:
+        return SearchResult(move=state.cell_point(int(an[threats.A_OPP5]), size), elapsed_s=elapsed,
+                            info={"kind": "block"})
+    scores = np.zeros((size, size), dtype=np.int64)
+    easy.window_scores(grid, color, easy.OWN_WINDOW, easy.OPP_WINDOW, scores)
+    # Only the engine's legal candidates (renju: forbidden points are flagged).
+    legal = np.full((size, size), False)
+    moves, flags = sr[2][0], sr[4][0]
+    for i in range(n):
+        if flags[i] & threats.FL_FORBIDDEN:
+            continue
+        x, y = state.cell_point(int(moves[i]), size)
+        legal[y, x] = True
+    if not legal.any():
+        legal = grid == 0
+    masked = np.where(legal, scores, -1)
+    best = masked.max()
+    ys, xs = np.nonzero(masked == best)
+    pick = np.random.default_rng(seed).integers(len(xs))
+    return SearchResult(move=(int(xs[pick]), int(ys[pick])), score=int(best),
+                        elapsed_s=time.perf_counter() - started, info={"kind": "greedy"})
+
+
+def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit, size: int,
+                  started: float, on_progress: Callable[[Progress], None] | None) -> SearchResult:
+    """Forced moves, threat searches, then iterative deepening until the clock says stop."""
+    counters = sr[9]
+    # Step 1. Root moves: forced answers come back at once
+    root = np.zeros(threats.MAX_MOVES, dtype=np.int64)
+    count, kind = search.root_moves(bd, sr, root, config.defend_vcf)
+    counters[threats.C_ABORTED] = 0
+
+    def result(move: int, score: int, depth: int, pv: tuple, info: dict) -> SearchResult:
+        info.setdefault("seldepth", int(counters[threats.C_SELDEPTH]))
+        return SearchResult(move=state.cell_point(int(move), size), score=int(score), depth=depth,
+                            pv=pv, nodes=int(counters[threats.C_NODES]),
+                            elapsed_s=time.perf_counter() - started, info=info)
+
+    if count == 0:  # nothing legal near the stones: any empty point
+        ys, xs = np.nonzero(bd[0].reshape(size + 2 * state.PAD, -1)[state.PAD:-state.PAD,
+                                                                      state.PAD:-state.PAD] == 0)
+        return SearchResult(move=(int(xs[0]), int(ys[0])), info={"kind": "any"})
+    if kind in (1, 2, 3) or count == 1:
+        names = {1: "win", 2: "block", 3: "open four"}
+        return result(root[0], 0, 0, (state.cell_point(int(root[0]), size),),
+                      {"kind": names.get(kind, "only move")})
+    defending = kind == 4
+
+    # Step 2. Our own forced wins: continuous fours, then (node-limited) continuous threats
+    if not defending:
+        counters[threats.C_NODE_LIMIT] = max(config.vct_nodes, 20_000)
+        score, move = search.threat_win(bd, sr, config.root_vcf, config.vct_depth)
+        aborted_by_limit = counters[threats.C_ABORTED] != 0 and sr[8][0] == 0
+        counters[threats.C_NODE_LIMIT] = 0
+        counters[threats.C_ABORTED] = 0
+        if score > 0 and move >= 0:
+            return result(move, score, 0, (state.cell_point(int(move), size),),
+                          {"kind": "vcf/vct", "threat_limit_hit": aborted_by_limit})
+        if sr[8][0] != 0:  # the clock ran out during the threat search
+            return result(root[0], 0, 0, (), {"kind": "ordering"})
+
+    # Step 3. Iterative deepening over the root moves
+    scores = np.zeros(count, dtype=np.int64)
+    best_move, best_score, best_depth = int(root[0]), 0, 0
+    pv: tuple = ()
+    max_depth = config.max_depth if limit.max_depth is None else min(config.max_depth, limit.max_depth)
+    pv_buffer = np.zeros(64, dtype=np.int64)
+    for depth in range(1, max_depth + 1):
+        value = search.root_search(bd, sr, depth, root, scores, count)
+        aborted = counters[threats.C_ABORTED] != 0
+        done = int(counters[threats.C_ROOT_DONE])
+        if aborted and done == 0:
+            break
+        best_index = int(counters[threats.C_ROOT_BEST])
+        best_move = int(root[best_index])
+        best_score = int(counters[threats.C_ROOT_SCORE]) if aborted else int(value)
+        # The best move first next time, the others kept in order.
+        if best_index > 0:
+            root[: best_index + 1] = np.roll(root[: best_index + 1], 1)
+        if aborted:
+            break
+        best_depth = depth
+        length = search.principal_variation(bd, sr, best_move, pv_buffer)
+        pv = tuple(state.cell_point(int(c), size) for c in pv_buffer[:length])
+        elapsed = time.perf_counter() - started
+        if on_progress is not None:
+            on_progress(Progress(depth, best_score, pv, int(counters[threats.C_NODES]), elapsed))
+        if abs(best_score) > threats.WIN_MIN and depth >= 2:
+            break
+        if elapsed > limit.time_s * config.next_depth_share:
+            break
+    if not pv or pv[0] != state.cell_point(best_move, size):
+        pv = (state.cell_point(best_move, size),)
+    return result(best_move, best_score, best_depth, pv,
+                  {"kind": "defend" if defending else "search"})

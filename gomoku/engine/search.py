@@ -1,0 +1,414 @@
+"""Alpha-beta search (negamax, PVS) with a transposition table, and the root helpers.
+
+Compiled; takes the board state `bd` (state.py) and search tables `sr` (threats.py). The Python
+driver runs iterative deepening over `root_search` and owns the clock.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gomoku.engine.state import I_PLY, I_SIDE, MAX_PLY, make, unmake
+from gomoku.engine.threats import (
+    A_BEST,
+    A_EVAL,
+    A_N,
+    A_OPP5,
+    A_OPP5N,
+    A_OPPF4N,
+    A_OWN4N,
+    A_OWN5,
+    A_OWNF4,
+    C_ABORTED,
+    C_ROOT_BEST,
+    C_ROOT_DONE,
+    C_ROOT_SCORE,
+    C_SELDEPTH,
+    FL_FORBIDDEN,
+    FL_OPP_FOUR,
+    FL_OPP_THREE,
+    FL_OWN_FOUR,
+    FL_OWN_THREE,
+    P_EVAL_NOISE,
+    P_LMR,
+    P_SEED,
+    P_VCF_LEAF,
+    P_WIDTH,
+    WIN,
+    WIN_MIN,
+    analyse,
+    poll,
+    vcf,
+    vct,
+)
+
+INF = WIN + 1
+TT_EXACT = 1
+TT_LOWER = 2
+TT_UPPER = 3
+NULL_SALT = np.uint64(0x5851F42D4C957F2D)
+THREAT_FLAGS = FL_OWN_FOUR | FL_OWN_THREE | FL_OPP_FOUR | FL_OPP_THREE
+
+
+@njit(nogil=True, cache=True)
+def _tt_store(sr: tuple, h: np.uint64, move: int, depth: int, flag: int, score: int, ply: int) -> None:
+    tt_keys = sr[0]
+    slot = h & np.uint64(tt_keys.shape[0] - 1)
+    # Mate scores are stored relative to this node, so they stay right at any ply.
+    if score > WIN_MIN:
+        score += ply
+    elif score < -WIN_MIN:
+        score -= ply
+    data = (move + 1) | (max(depth, 0) << 16) | (flag << 24) | ((score + 32768) << 32)
+    tt_keys[slot] = h
+    sr[1][slot] = data
+
+
+@njit(nogil=True, cache=True)
+def _tt_probe(sr: tuple, h: np.uint64, ply: int) -> tuple:
+    """(found, move, depth, flag, score) for the position with hash h."""
+    tt_keys = sr[0]
+    slot = h & np.uint64(tt_keys.shape[0] - 1)
+    if tt_keys[slot] != h:
+        return False, -1, 0, 0, 0
+    data = sr[1][slot]
+    move = (data & 0xFFFF) - 1
+    depth = (data >> 16) & 0xFF
+    flag = (data >> 24) & 0xFF
+    score = ((data >> 32) & 0xFFFF) - 32768
+    if score > WIN_MIN:
+        score -= ply
+    elif score < -WIN_MIN:
+        score += ply
+    return True, move, depth, flag, score
+
+
+@njit(nogil=True, cache=True)
+def _pick_moves(sr: tuple, ply: int, n: int, mask: int, out: np.ndarray, out_flags: np.ndarray) -> int:
+    """Candidates at `ply` meeting `mask` (0: all), legal, best ordering score first."""
+    moves = sr[2][ply]
+    scores = sr[3][ply]
+    flags = sr[4][ply]
+    keep = np.empty(n, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        if (flags[i] & FL_FORBIDDEN) != 0:
+            continue
+        if mask != 0 and (flags[i] & mask) == 0:
+            continue
+        keep[m] = i
+        m += 1
+    for i in range(1, m):
+        j = i
+        while j > 0 and scores[keep[j]] > scores[keep[j - 1]]:
+            keep[j], keep[j - 1] = keep[j - 1], keep[j]
+            j -= 1
+    for i in range(m):
+        out[i] = moves[keep[i]]
+        out_flags[i] = flags[keep[i]]
+    return m
+
+
+@njit(nogil=True, cache=True)
+def _to_front(order: np.ndarray, order_flags: np.ndarray, m: int, move: int, at: int) -> int:
+    """Move `move` (if listed at or after `at`) to position `at`; returns the next free slot."""
+    for i in range(at, m):
+        if order[i] == move:
+            f = order_flags[i]
+            for j in range(i, at, -1):
+                order[j] = order[j - 1]
+                order_flags[j] = order_flags[j - 1]
+            order[at] = move
+            order_flags[at] = f
+            return at + 1
+    return at
+
+
+@njit(nogil=True, cache=True)
+def _noise(sr: tuple, h: np.uint64) -> int:
+    """A deterministic +-P_EVAL_NOISE jitter from the position hash (for the medium level)."""
+    amp = sr[10][P_EVAL_NOISE]
+    if amp <= 0:
+        return 0
+    x = (h ^ np.uint64(sr[10][P_SEED])) * np.uint64(0x2545F4914F6CDD1D)
+    return int((x >> np.uint64(40)) % np.uint64(2 * amp + 1)) - amp
+
+
+@njit(nogil=True, cache=True)
+def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: int) -> int:
+    """The score of the position for the side to move, searched `depth` plies (PVS)."""
+    info = bd[3]
+    ply = info[I_PLY]
+    counters = sr[9]
+    params = sr[10]
+    NO = np.int64(0)  # recursive calls take typed ints, never literals (numba cache bug #6713)
+    YES = np.int64(1)
+    # Step 1. Count the node, poll the stop flag
+    if poll(sr):
+        return 0
+    if ply > counters[C_SELDEPTH]:
+        counters[C_SELDEPTH] = ply
+
+    # Step 2. Analyse the position: fives, fours, open-four threats, evaluation
+    n = analyse(bd, sr, ply)
+    an = sr[5][ply]
+    if n == 0:
+        return 0  # a full board is a draw
+
+    # Step 3. Decided positions: a five now, two opponent fives, an unstoppable four
+    if an[A_OWN5] >= 0:
+        return WIN - ply - 1
+    if an[A_OPP5N] >= 2:
+        return -(WIN - ply - 2)
+    if an[A_OPP5N] == 0 and an[A_OWNF4] >= 0:
+        return WIN - ply - 3
+
+    # Step 4. Mate distance pruning
+    if alpha < -(WIN - ply):
+        alpha = -(WIN - ply)
+    if beta > WIN - ply - 1:
+        beta = WIN - ply - 1
+    if alpha >= beta:
+        return alpha
+
+    # Step 5. Transposition table probe
+    h = bd[4][ply]
+    found, tt_move, tt_depth, tt_flag, tt_score = _tt_probe(sr, h, ply)
+    if found and tt_depth >= depth and pv_node == 0:
+        if tt_flag == TT_EXACT:
+            return tt_score
+        if tt_flag == TT_LOWER and tt_score >= beta:
+            return tt_score
+        if tt_flag == TT_UPPER and tt_score <= alpha:
+            return tt_score
+
+    # Step 6. Leaf: a continuous-four win for the side to move, else the static evaluation
+    if depth <= 0 or ply >= MAX_PLY - 40:
+        static = an[A_EVAL] + _noise(sr, h)
+        if an[A_OPP5N] == 0 and an[A_OWN4N] > 0 and params[P_VCF_LEAF] > 0:
+            result = vcf(bd, sr, params[P_VCF_LEAF])
+            if result > 0:
+                return result
+        return static
+
+    # Step 7. Moves: the block of a four, the answers to an open three, or the best K
+    order = np.empty(n, dtype=np.int64)
+    order_flags = np.empty(n, dtype=np.int64)
+    extension = 0
+    if an[A_OPP5N] == 1:
+        block = an[A_OPP5]
+        m = _pick_moves(sr, ply, n, 0, order, order_flags)
+        m = _to_front(order, order_flags, m, block, 0)
+        if m == 0 or order[0] != block:
+            return -(WIN - ply - 2)  # the block is forbidden for black: the four wins
+        extension = 1
+    elif an[A_OPPF4N] > 0:
+        m = _pick_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order, order_flags)
+        if m == 0:
+            return -(WIN - ply - 4)
+    else:
+        m = _pick_moves(sr, ply, n, 0, order, order_flags)
+        width = params[P_WIDTH]
+        if m > width:
+            m = width
+    if m == 0:
+        return 0
+
+    # Step 8. Ordering: the hash move, then the killers
+    next_slot = 0
+    if extension == 0:
+        if tt_move >= 0:
+            next_slot = _to_front(order, order_flags, m, tt_move, next_slot)
+        killers = sr[7][ply]
+        for k in range(2):
+            if killers[k] >= 0:
+                next_slot = _to_front(order, order_flags, m, killers[k], next_slot)
+
+    # Step 9. Principal variation search with late move reductions
+    side = info[I_SIDE]
+    best = -INF
+    best_move = order[0]
+    flag = TT_UPPER
+    for i in range(m):
+        p = order[i]
+        make(bd, p)
+        new_depth = depth - 1 + extension
+        if i == 0:
+            score = -negamax(bd, sr, new_depth, -beta, -alpha, pv_node)
+        else:
+            reduction = 0
+            if params[P_LMR] != 0 and depth >= 3 and i >= 3 and (order_flags[i] & THREAT_FLAGS) == 0:
+                reduction = 1 if i < 8 else 2
+            score = -negamax(bd, sr, new_depth - reduction, -alpha - 1, -alpha, NO)
+            if score > alpha and reduction > 0:
+                score = -negamax(bd, sr, new_depth, -alpha - 1, -alpha, NO)
+            if score > alpha and score < beta:
+                score = -negamax(bd, sr, new_depth, -beta, -alpha, YES)
+        unmake(bd)
+        if counters[C_ABORTED] != 0:
+            return 0
+        if score > best:
+            best = score
+            best_move = p
+            if score > alpha:
+                alpha = score
+                flag = TT_EXACT
+                if alpha >= beta:
+                    flag = TT_LOWER
+                    # Step 10. A quiet cutoff move becomes a killer and earns history
+                    if (order_flags[i] & THREAT_FLAGS) == 0:
+                        killers = sr[7][ply]
+                        if killers[0] != p:
+                            killers[1] = killers[0]
+                            killers[0] = p
+                    sr[6][side - 1, p] += depth * depth
+                    break
+
+    # Step 11. Transposition table store
+    _tt_store(sr, h, best_move, depth, flag, best, ply)
+    return best
+
+
+@njit(nogil=True, cache=True)
+def root_search(bd: tuple, sr: tuple, depth: int, root_moves: np.ndarray, root_scores: np.ndarray,
+                m: int) -> int:
+    """Search every root move `depth` plies; the best index/score go to counters."""
+    counters = sr[9]
+    counters[C_ROOT_DONE] = 0
+    counters[C_ROOT_BEST] = 0
+    counters[C_ROOT_SCORE] = -INF
+    alpha = np.int64(-INF)
+    beta = np.int64(INF)
+    best = np.int64(-INF)
+    NO = np.int64(0)  # recursive calls take typed ints, never literals (numba cache bug #6713)
+    YES = np.int64(1)
+    for i in range(m):
+        p = root_moves[i]
+        make(bd, p)
+        if i == 0:
+            score = -negamax(bd, sr, depth - 1, -beta, -alpha, YES)
+        else:
+            score = -negamax(bd, sr, depth - 1, -alpha - 1, -alpha, NO)
+            if score > alpha:
+                score = -negamax(bd, sr, depth - 1, -beta, -alpha, YES)
+        unmake(bd)
+        if counters[C_ABORTED] != 0:
+            break
+        root_scores[i] = score
+        counters[C_ROOT_DONE] = i + 1
+        if score > best:
+            best = score
+            counters[C_ROOT_BEST] = i
+            counters[C_ROOT_SCORE] = score
+            if score > alpha:
+                alpha = score
+    if best > -INF:
+        _tt_store(sr, bd[4][bd[3][I_PLY]], root_moves[counters[C_ROOT_BEST]], depth, TT_EXACT,
+                  best, bd[3][I_PLY])
+    return best
+
+
+@njit(nogil=True, cache=True)
+def opponent_vcf(bd: tuple, sr: tuple, depth: int) -> int:
+    """The opponent's VCF score if it could move now (a null move), else 0."""
+    info = bd[3]
+    ply = info[I_PLY]
+    hashes = bd[4]
+    info[I_SIDE] = 3 - info[I_SIDE]
+    hashes[ply] ^= NULL_SALT
+    result = vcf(bd, sr, depth)
+    hashes[ply] ^= NULL_SALT
+    info[I_SIDE] = 3 - info[I_SIDE]
+    return result
+
+
+@njit(nogil=True, cache=True)
+def root_moves(bd: tuple, sr: tuple, out: np.ndarray, defend_depth: int) -> tuple:
+    """Fill `out` with the root moves, best first; returns (count, kind).
+
+    kind: 0 normal list, 1 a win in one, 2 a forced block, 3 an unstoppable four,
+    4 the list holds only the moves that stop an opponent VCF (checked `defend_depth` deep).
+    """
+    ply = bd[3][I_PLY]
+    n = analyse(bd, sr, ply)
+    an = sr[5][ply]
+    out_flags = np.empty(max(n, 1), dtype=np.int64)
+    if an[A_OWN5] >= 0:
+        out[0] = an[A_OWN5]
+        return 1, 1
+    if an[A_OPP5N] >= 1:
+        m = _pick_moves(sr, ply, n, 0, out, out_flags)
+        m = _to_front(out, out_flags, m, an[A_OPP5], 0)
+        if m > 0 and out[0] == an[A_OPP5]:
+            return 1, 2
+        # The block is forbidden for black: every move loses, keep the whole list.
+        return _pick_moves(sr, ply, n, 0, out, out_flags), 0
+    if an[A_OWNF4] >= 0:
+        out[0] = an[A_OWNF4]
+        return 1, 3
+    m = _pick_moves(sr, ply, n, 0, out, out_flags)
+    if m == 0 or defend_depth <= 0:
+        return m, 0
+    # The opponent's continuous-four threats: keep only the moves after which none is left.
+    if opponent_vcf(bd, sr, defend_depth) <= 0:
+        return m, 0
+    kept = np.empty(m, dtype=np.int64)
+    k = 0
+    for i in range(m):
+        make(bd, out[i])
+        if vcf(bd, sr, defend_depth) <= 0:
+            kept[k] = out[i]
+            k += 1
+        unmake(bd)
+    if k == 0:
+        return m, 0
+    for i in range(k):
+        out[i] = kept[i]
+    return k, 4
+
+
+@njit(nogil=True, cache=True)
+def threat_win(bd: tuple, sr: tuple, vcf_depth: int, vct_depth: int) -> tuple:
+    """(score, move) of a forced win for the side to move: VCF first, then VCT; (0, -1) if none."""
+    ply = bd[3][I_PLY]
+    result = vcf(bd, sr, vcf_depth)
+    if result > 0:
+        return result, sr[5][ply][A_BEST]
+    if vct_depth > 0:
+        result = vct(bd, sr, vct_depth, bd[3][I_SIDE])
+        if result > 0:
+            return result, sr[5][ply][A_BEST]
+    return 0, -1
+
+
+@njit(nogil=True, cache=True)
+def principal_variation(bd: tuple, sr: tuple, first: int, out: np.ndarray) -> int:
+    """Follow the transposition table from `first`; fills `out` and returns its length."""
+    cells = bd[0]
+    length = 0
+    if first < 0:
+        return 0
+    out[0] = first
+    make(bd, first)
+    length = 1
+    while length < out.shape[0]:
+        ply = bd[3][I_PLY]
+        found, move, depth, flag, score = _tt_probe(sr, bd[4][ply], ply)
+        if not found or move < 0 or move >= cells.shape[0] or cells[move] != 0:
+            break
+        out[length] = move
+        make(bd, move)
+        length += 1
+    for _ in range(length):
+        unmake(bd)
+    return length
+
+
+@njit(nogil=True, cache=True)
+def analysis_summary(bd: tuple, sr: tuple) -> tuple:
+    """(candidates, own four moves, opponent open-four threats, eval) at the current ply."""
+    ply = bd[3][I_PLY]
+    analyse(bd, sr, ply)
+    an = sr[5][ply]
+    return an[A_N], an[A_OWN4N], an[A_OPPF4N], an[A_EVAL]

@@ -1,0 +1,526 @@
+"""Position analysis, the renju forbidden check, and the threat searches (VCF and VCT).
+
+Every function here is compiled and takes the board state tuple `bd` (see state.py) and the
+search tables tuple `sr` (see `new_search_tables`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gomoku.engine.patterns import (
+    B4,
+    F3,
+    F4,
+    F5,
+    N_CODES,
+    OVERLINE,
+    RULE_RENJU,
+    key_bit,
+)
+from gomoku.engine.state import I_PLY, I_RULE, I_SIDE, I_SIZE, I_STRIDE, MAX_PLY, PAD, make, unmake
+
+WIN = 30000
+WIN_MIN = WIN - 1000  # scores beyond this are forced wins (WIN - plies to the five)
+
+# Threat classes of a cell for one colour, weakest first.
+TC_NONE = 0
+TC_THREE = 1  # one open three
+TC_FOUR = 2  # one four, no open three
+TC_DOUBLE3 = 3  # two open threes
+TC_FOUR3 = 4  # a four and an open three
+TC_FLEX4 = 5  # an open four or two fours: wins unless the opponent has a five
+TC_FIVE = 6
+
+# Per-line pattern scores (for move ordering and evaluation), indexed by pattern code.
+PATTERN_SCORE = np.array([0, 1, 3, 5, 14, 16, 60, 55, 300, 2000, 0, 0], dtype=np.int64)
+THREAT_BONUS = np.array([0, 0, 0, 250, 400, 1500, 8000], dtype=np.int64)
+assert PATTERN_SCORE.shape[0] == N_CODES
+
+# Per-candidate flags in `sr` move buffers.
+FL_OWN_FOUR = 1  # the side to move makes a four (or better) here
+FL_OPP_FOUR = 2  # the opponent would make a four (or better) here
+FL_OWN_THREE = 4  # the side to move makes an open three (or better) here
+FL_FORBIDDEN = 8  # renju: the side to move is black and may not play here
+FL_OPP_THREE = 16  # the opponent would make an open three here
+
+# Slots of the per-ply analysis row `an[ply]`.
+A_N = 0  # candidates found
+A_OWN5 = 1  # a cell where the side to move makes five, or -1
+A_OPP5N = 2  # how many cells give the opponent a five
+A_OPP5 = 3  # one of them, or -1
+A_OWNF4 = 4  # a (legal) cell where the side to move makes an open four / double four, or -1
+A_OPPF4N = 5  # how many cells give the opponent an open four or a double four
+A_OWN4N = 6  # how many cells give the side to move a four
+A_EVAL = 7  # static evaluation for the side to move
+A_BEST = 8  # the move a threat search found at this ply
+A_OWN3N = 9  # how many cells give the side to move an open three
+N_ANALYSIS = 12
+
+MAX_MOVES = 512
+
+# Slots of `cnt` (counters) and `params`.
+C_NODES = 0
+C_ABORTED = 1
+C_SELDEPTH = 2
+C_VCF_NODES = 3
+C_ROOT_BEST = 4
+C_ROOT_SCORE = 5
+C_ROOT_DONE = 6
+C_NODE_LIMIT = 7  # stop when nodes reach this (0: no limit)
+
+P_WIDTH = 0  # moves tried at a quiet node
+P_VCF_LEAF = 1  # attacker moves a leaf VCF may use (0: none)
+P_LMR = 2  # 1: late move reductions
+P_VCT_WIDTH = 3  # attacker moves tried at a VCT node
+P_EVAL_NOISE = 4  # medium: +-noise added to leaf evaluations (0: none)
+P_SEED = 5
+P_MEDIUM_BLIND = 6  # 1: the opponent's forced-open-four threats are not pruned for (weaker play)
+N_PARAMS = 16
+
+VCT_SALT = np.uint64(0x9E3779B97F4A7C15)
+
+
+def new_search_tables(tt_bits: int, n_cells: int) -> tuple:
+    """Fresh search tables: a 2**tt_bits-entry transposition table (16 bytes an entry), buffers."""
+    tt_keys = np.zeros(1 << tt_bits, dtype=np.uint64)
+    tt_data = np.zeros(1 << tt_bits, dtype=np.int64)
+    moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int32)
+    scores = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int32)
+    flags = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int8)
+    analysis = np.zeros((MAX_PLY + 1, N_ANALYSIS), dtype=np.int64)
+    history = np.zeros((2, n_cells), dtype=np.int32)
+    killers = np.full((MAX_PLY + 1, 2), -1, dtype=np.int32)
+    stop = np.zeros(1, dtype=np.int64)
+    counters = np.zeros(8, dtype=np.int64)
+    params = np.zeros(N_PARAMS, dtype=np.int64)
+    fail_keys = np.zeros(1 << 18, dtype=np.uint64)
+    fail_depth = np.zeros(1 << 18, dtype=np.int64)
+    return (tt_keys, tt_data, moves, scores, flags, analysis, history, killers, stop, counters,
+            params, fail_keys, fail_depth)
+
+
+@njit(nogil=True, cache=True)
+def poll(sr: tuple) -> bool:
+    """Count a node; True once the search must unwind (stop flag or node limit)."""
+    counters = sr[9]
+    counters[C_NODES] += 1
+    if counters[C_ABORTED] != 0:
+        return True
+    if (counters[C_NODES] & 1023) == 0:
+        if sr[8][0] != 0 or (counters[C_NODE_LIMIT] > 0 and counters[C_NODES] >= counters[C_NODE_LIMIT]):
+            counters[C_ABORTED] = 1
+            return True
+    return False
+
+
+@njit(nogil=True, cache=True)
+def cell_threat(tables: np.ndarray, keys: np.ndarray, color: int, p: int) -> tuple:
+    """(threat class, ordering score, may be forbidden, makes a four) for `color` at empty p."""
+    n5 = 0
+    nf4 = 0
+    nb4 = 0
+    nf3 = 0
+    bad = False
+    score = 0
+    row = tables[color - 1]
+    for d in range(4):
+        code = row[keys[d, p]]
+        score += PATTERN_SCORE[code]
+        if code == F5:
+            n5 += 1
+        elif code == F4:
+            nf4 += 1
+        elif code == B4:
+            nb4 += 1
+        elif code == F3:
+            nf3 += 1
+        elif code >= OVERLINE:
+            bad = True
+    if n5 > 0:
+        tc = TC_FIVE
+    elif nf4 > 0 or nb4 >= 2:
+        tc = TC_FLEX4
+    elif nb4 > 0 and nf3 > 0:
+        tc = TC_FOUR3
+    elif nb4 > 0:
+        tc = TC_FOUR
+    elif nf3 >= 2:
+        tc = TC_DOUBLE3
+    elif nf3 > 0:
+        tc = TC_THREE
+    else:
+        tc = TC_NONE
+    maybe_forbidden = n5 == 0 and (bad or nf4 + nb4 >= 2 or nf3 >= 2)
+    makes_four = n5 + nf4 + nb4 > 0 or (bad and n5 == 0)
+    return tc, score + THREAT_BONUS[tc], maybe_forbidden, makes_four
+
+
+@njit(nogil=True, cache=True)
+def is_forbidden(bd: tuple, p: int, depth: int) -> bool:
+    """Renju: True if black may not play the empty cell p (overline, double four, double three).
+
+    A five is never forbidden. An open three counts only if some point makes it a straight four
+    that is itself not forbidden (checked recursively, RIF 9.3), to a depth of 4.
+    """
+    cells, keys, near, info, hashes, stack, tables, zobrist, dirs = bd
+    row = tables[0]
+    n5 = 0
+    fours = 0
+    threes = 0
+    bad = False
+    for d in range(4):
+        code = row[keys[d, p]]
+        if code == F5:
+            n5 += 1
+        elif code == F4 or code == B4:
+            fours += 1
+        elif code == F3:
+            threes += 1
+        elif code >= OVERLINE:
+            bad = True
+    if n5 > 0:
+        return False
+    if bad or fours >= 2:
+        return True
+    if threes < 2:
+        return False
+    if depth >= 4:
+        return True
+    # Step 1. Place the stone and count the open threes that can become a legal straight four.
+    saved_side = info[I_SIDE]
+    info[I_SIDE] = 1
+    make(bd, p)
+    real = 0
+    for d in range(4):
+        # Only the lines where p makes an open three (p's own key does not include p).
+        if row[keys[d, p]] != F3:
+            continue
+        step = dirs[d]
+        found = False
+        for k in range(-4, 5):
+            if k == 0 or found:
+                continue
+            q = p + k * step
+            if cells[q] != 0:
+                continue
+            if row[keys[d, q]] != F4:
+                continue
+            # The straight four must use the stone at p (p sits at offset -k from q).
+            if row[keys[d, q] - (1 << key_bit(-k))] == F4:
+                continue
+            if not is_forbidden(bd, q, depth + 1):
+                found = True
+        if found:
+            real += 1
+    unmake(bd)
+    info[I_SIDE] = saved_side
+    return real >= 2
+
+
+@njit(nogil=True, cache=True)
+def analyse(bd: tuple, sr: tuple, ply: int) -> int:
+    """Scan every candidate cell for both colours; fill the move buffers and `an[ply]`.
+
+    Returns the number of candidates (empty cells near a stone; the centre on an empty board).
+    """
+    cells, keys, near, info, hashes, stack, tables, zobrist, dirs = bd
+    moves = sr[2][ply]
+    scores = sr[3][ply]
+    flags = sr[4][ply]
+    an = sr[5][ply]
+    history = sr[6]
+    me = info[I_SIDE]
+    opp = 3 - me
+    size = info[I_SIZE]
+    stride = info[I_STRIDE]
+    renju = info[I_RULE] == RULE_RENJU
+    own5 = -1
+    opp5n = 0
+    opp5 = -1
+    ownf4 = -1
+    oppf4n = 0
+    own4n = 0
+    own3n = 0
+    own_sum = 0
+    opp_sum = 0
+    n = 0
+    for y in range(size):
+        base = (y + PAD) * stride + PAD
+        for x in range(size):
+            p = base + x
+            if cells[p] != 0 or near[p] == 0:
+                continue
+            tc_me, sc_me, mf_me, four_me = cell_threat(tables, keys, me, p)
+            tc_op, sc_op, mf_op, four_op = cell_threat(tables, keys, opp, p)
+            flag = 0
+            if renju and me == 1 and mf_me:
+                if is_forbidden(bd, p, np.int64(0)):
+                    flag |= FL_FORBIDDEN
+                    tc_me = TC_NONE
+                    sc_me = 0
+                    four_me = False
+            if renju and opp == 1 and mf_op:
+                if is_forbidden(bd, p, np.int64(0)):
+                    tc_op = TC_NONE
+                    sc_op = 0
+                    four_op = False
+            if tc_me == TC_FIVE:
+                own5 = p
+            if tc_op == TC_FIVE:
+                opp5n += 1
+                opp5 = p
+            if tc_me == TC_FLEX4 and ownf4 < 0:
+                ownf4 = p
+            if tc_op == TC_FLEX4:
+                oppf4n += 1
+            if four_me:
+                flag |= FL_OWN_FOUR
+                own4n += 1
+            if four_op:
+                flag |= FL_OPP_FOUR
+            if tc_me == TC_THREE or tc_me == TC_DOUBLE3:
+                flag |= FL_OWN_THREE
+                own3n += 1
+            if tc_op == TC_THREE or tc_op == TC_DOUBLE3:
+                flag |= FL_OPP_THREE
+            own_sum += sc_me
+            opp_sum += sc_op
+            moves[n] = p
+            # Attack a little ahead of defence; history breaks ties between quiet moves.
+            scores[n] = sc_me * 4 + sc_op * 3 + min(history[me - 1, p], 50)
+            flags[n] = flag
+            n += 1
+    if n == 0 and info[5] == 0:
+        centre = (size // 2 + PAD) * stride + size // 2 + PAD
+        moves[0] = centre
+        scores[0] = 0
+        flags[0] = 0
+        n = 1
+    an[A_N] = n
+    an[A_OWN5] = own5
+    an[A_OPP5N] = opp5n
+    an[A_OPP5] = opp5
+    an[A_OWNF4] = ownf4
+    an[A_OPPF4N] = oppf4n
+    an[A_OWN4N] = own4n
+    an[A_OWN3N] = own3n
+    an[A_EVAL] = (own_sum * 6 - opp_sum * 5) // 4
+    an[A_BEST] = -1
+    return n
+
+
+@njit(nogil=True, cache=True)
+def five_cells_through(bd: tuple, color: int, p: int) -> tuple:
+    """(count, one cell) of the empty cells on the lines through p where `color` makes five."""
+    cells, keys, near, info, hashes, stack, tables, zobrist, dirs = bd
+    row = tables[color - 1]
+    count = 0
+    first = -1
+    for d in range(4):
+        step = dirs[d]
+        for k in range(-4, 5):
+            q = p + k * step
+            if k == 0 or cells[q] != 0:
+                continue
+            if row[keys[d, q]] == F5:
+                if q != first:
+                    count += 1
+                if first < 0:
+                    first = q
+    return count, first
+
+
+@njit(nogil=True, cache=True)
+def _fail_probe(sr: tuple, h: np.uint64, depth: int) -> bool:
+    fail_keys = sr[11]
+    slot = h & np.uint64(fail_keys.shape[0] - 1)
+    return fail_keys[slot] == h and sr[12][slot] >= depth
+
+
+@njit(nogil=True, cache=True)
+def _fail_store(sr: tuple, h: np.uint64, depth: int) -> None:
+    fail_keys = sr[11]
+    slot = h & np.uint64(fail_keys.shape[0] - 1)
+    fail_keys[slot] = h
+    sr[12][slot] = depth
+
+
+@njit(nogil=True, cache=True)
+def _sorted_moves(sr: tuple, ply: int, n: int, mask: int, out: np.ndarray) -> int:
+    """Copy the candidates at `ply` whose flags meet `mask` (and are not forbidden) into
+    `out`, best ordering score first; returns how many."""
+    moves = sr[2][ply]
+    scores = sr[3][ply]
+    flags = sr[4][ply]
+    m = 0
+    keep = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        if (flags[i] & FL_FORBIDDEN) != 0:
+            continue
+        if mask != 0 and (flags[i] & mask) == 0:
+            continue
+        keep[m] = i
+        m += 1
+    # Insertion sort by score, descending (lists are short).
+    for i in range(1, m):
+        j = i
+        while j > 0 and scores[keep[j]] > scores[keep[j - 1]]:
+            keep[j], keep[j - 1] = keep[j - 1], keep[j]
+            j -= 1
+    for i in range(m):
+        out[i] = moves[keep[i]]
+    return m
+
+
+@njit(nogil=True, cache=True)
+def vcf(bd: tuple, sr: tuple, depth: int) -> int:
+    """Victory by continuous fours for the side to move: WIN - plies if found, else 0.
+
+    `depth` caps the attacker's fours. The first move of a win is left in an[ply, A_BEST].
+    """
+    info = bd[3]
+    ply = info[I_PLY]
+    counters = sr[9]
+    counters[C_VCF_NODES] += 1
+    if poll(sr) or ply >= MAX_PLY - 8:
+        return 0
+    n = analyse(bd, sr, ply)
+    an = sr[5][ply]
+    if an[A_OWN5] >= 0:
+        an[A_BEST] = an[A_OWN5]
+        return WIN - ply - 1
+    if an[A_OPP5N] >= 2:
+        return 0
+    if an[A_OPP5N] == 0 and an[A_OWNF4] >= 0:
+        an[A_BEST] = an[A_OWNF4]
+        return WIN - ply - 3
+    if depth <= 0 or an[A_OWN4N] == 0:
+        return 0
+    h = bd[4][ply]
+    if _fail_probe(sr, h, depth):
+        return 0
+    order = np.empty(n, dtype=np.int64)
+    if an[A_OPP5N] == 1:
+        # The opponent has a four: only its block can go on, and only if the block is a four.
+        block = an[A_OPP5]
+        m = 0
+        for i in range(n):
+            if sr[2][ply][i] == block and (sr[4][ply][i] & FL_OWN_FOUR) != 0 and (
+                sr[4][ply][i] & FL_FORBIDDEN
+            ) == 0:
+                order[0] = block
+                m = 1
+    else:
+        m = _sorted_moves(sr, ply, n, FL_OWN_FOUR, order)
+    me = info[I_SIDE]
+    renju = info[I_RULE] == RULE_RENJU
+    for i in range(m):
+        p = order[i]
+        make(bd, p)
+        count, block = five_cells_through(bd, me, p)
+        if count == 0:
+            unmake(bd)
+            continue
+        if count >= 2 or (renju and me == 2 and is_forbidden(bd, block, np.int64(0))):
+            unmake(bd)
+            an[A_BEST] = p
+            return WIN - ply - 3
+        make(bd, block)
+        result = vcf(bd, sr, depth - 1)
+        unmake(bd)
+        unmake(bd)
+        if result > 0:
+            an[A_BEST] = p
+            return result
+        if counters[C_ABORTED] != 0:
+            return 0
+    _fail_store(sr, h, depth)
+    return 0
+
+
+@njit(nogil=True, cache=True)
+def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
+    """Victory by continuous threats (fours and open threes) for `attacker`.
+
+    Returns WIN - plies if the attacker wins by force within `depth` attacker moves, else 0.
+    At attacker nodes the first winning move is left in an[ply, A_BEST].
+    """
+    info = bd[3]
+    ply = info[I_PLY]
+    if poll(sr) or ply >= MAX_PLY - 8:
+        return 0
+    n = analyse(bd, sr, ply)
+    an = sr[5][ply]
+    me = info[I_SIDE]
+    renju = info[I_RULE] == RULE_RENJU
+    order = np.empty(n, dtype=np.int64)
+    if me == attacker:
+        # Step 1. Attacker: immediate wins, forced blocks, then fours and threes.
+        if an[A_OWN5] >= 0:
+            an[A_BEST] = an[A_OWN5]
+            return WIN - ply - 1
+        if an[A_OPP5N] >= 2:
+            return 0
+        if an[A_OPP5N] == 0 and an[A_OWNF4] >= 0:
+            an[A_BEST] = an[A_OWNF4]
+            return WIN - ply - 3
+        if depth <= 0:
+            return 0
+        h = bd[4][ply] ^ VCT_SALT
+        if _fail_probe(sr, h, depth):
+            return 0
+        if an[A_OPP5N] == 1:
+            block = an[A_OPP5]
+            m = 0
+            for i in range(n):
+                if sr[2][ply][i] == block and (sr[4][ply][i] & FL_FORBIDDEN) == 0:
+                    order[0] = block
+                    m = 1
+        else:
+            m = _sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OWN_THREE, order)
+            m = min(m, sr[10][P_VCT_WIDTH])
+        for i in range(m):
+            p = order[i]
+            make(bd, p)
+            result = vct(bd, sr, depth - 1, attacker)
+            unmake(bd)
+            if result > 0:
+                an[A_BEST] = p
+                return result
+            if sr[9][C_ABORTED] != 0:
+                return 0
+        _fail_store(sr, h, depth)
+        return 0
+    # Step 2. Defender: win first if possible, block fives, answer every threat.
+    if an[A_OWN5] >= 0:
+        return 0
+    if an[A_OPP5N] >= 2:
+        return WIN - ply - 2
+    if an[A_OPP5N] == 1:
+        block = an[A_OPP5]
+        if renju and me == 1 and is_forbidden(bd, block, np.int64(0)):
+            return WIN - ply - 2
+        make(bd, block)
+        result = vct(bd, sr, depth, attacker)
+        unmake(bd)
+        return result
+    if an[A_OWNF4] >= 0:
+        return 0
+    if an[A_OPPF4N] == 0:
+        return 0
+    m = _sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order)
+    if m == 0:
+        return WIN - ply - 4
+    worst = WIN
+    for i in range(m):
+        p = order[i]
+        make(bd, p)
+        result = vct(bd, sr, depth, attacker)
+        unmake(bd)
+        if result <= 0:
+            return 0
+        if result < worst:
+            worst = result
+    return worst

@@ -1,0 +1,127 @@
+"""The engine's three levels through driver.think: legal moves, easy's greedy duties, time control."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from gomoku.core import Board, Color, Rule
+from gomoku.engine import driver
+from gomoku.engine.api import Level, Position, SearchLimit, StopFlag
+from gomoku.engine.diagram import parse_diagram
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm() -> None:
+    driver.warm_up()
+
+
+def random_board(rule: Rule, plies: int, seed: int) -> Board:
+    """A legal game of `plies` random moves near the centre that nobody has won yet."""
+    rng = np.random.default_rng(seed)
+    board = Board(15, rule)
+    while board.ply < plies:
+        legal = [p for p in board.legal_moves() if abs(p[0] - 7) <= 4 and abs(p[1] - 7) <= 4]
+        x, y = legal[rng.integers(len(legal))]
+        board.push(x, y)
+        if board.is_game_over():
+            board.pop()
+    return board
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+@pytest.mark.parametrize("level", list(Level))
+def test_every_level_plays_legal_moves_under_every_rule(rule: Rule, level: Level) -> None:
+    for seed in range(3):
+        board = random_board(rule, 12 + 5 * seed, seed)
+        result = driver.think(Position.from_board(board), level, SearchLimit(0.2))
+        assert board.is_legal(*result.move), (board, result)
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_empty_board_gets_the_centre(level: Level) -> None:
+    result = driver.think(Position.from_board(Board(15)), level, SearchLimit(0.2))
+    assert result.move == (7, 7)
+
+
+EASY_WIN = """
+. . . . . . . . .
+* X X X X * . . .
+. O O O O . . . .
+. . . . . . . . .
+"""
+
+
+def test_easy_takes_a_five_before_blocking_one() -> None:
+    position, answers = parse_diagram(EASY_WIN, offset=(3, 3))
+    for seed in range(5):
+        # The same position under a different history seed: the answer must not vary.
+        result = driver.think(position, Level.EASY, SearchLimit(0.1))
+        assert result.move in answers, seed
+
+
+EASY_BLOCK = """
+. . . . . . . . .
+X O O O O * . . .
+. . . X . . . . .
+. . X . . . . . .
+. . . . . . . . .
+"""
+
+
+def test_easy_blocks_a_five() -> None:
+    position, answers = parse_diagram(EASY_BLOCK, offset=(3, 3), to_move=Color.BLACK)
+    assert driver.think(position, Level.EASY, SearchLimit(0.1)).move in answers
+
+
+def test_easy_is_reproducible_for_a_position() -> None:
+    board = random_board(Rule.FREESTYLE, 10, 7)
+    moves = {driver.think(Position.from_board(board), Level.EASY, SearchLimit(0.1)).move
+             for _ in range(3)}
+    assert len(moves) == 1
+
+
+def test_stop_flag_ends_a_long_search_early() -> None:
+    board = random_board(Rule.FREESTYLE, 16, 3)
+    stop = StopFlag()
+    timer = threading.Timer(0.3, stop.set)
+    timer.start()
+    started = time.perf_counter()
+    result = driver.think(Position.from_board(board), Level.HARD, SearchLimit(30.0), stop=stop)
+    elapsed = time.perf_counter() - started
+    timer.cancel()
+    assert elapsed < 5.0  # generous: the budget was 30 s
+    assert board.is_legal(*result.move)
+
+
+def test_progress_reports_rising_depths_within_the_budget() -> None:
+    board = random_board(Rule.FREESTYLE, 14, 11)
+    seen = []
+    started = time.perf_counter()
+    result = driver.think(Position.from_board(board), Level.HARD, SearchLimit(1.0),
+                          on_progress=seen.append)
+    assert time.perf_counter() - started < 1.1 + 0.5  # budget plus slack for a loaded machine
+    depths = [p.depth for p in seen]
+    if result.info.get("kind") == "search":
+        assert len(depths) >= 2
+        assert depths == sorted(depths) and len(set(depths)) == len(depths)
+        assert result.depth == depths[-1]
+        assert all(p.nodes > 0 for p in seen)
+
+
+def test_a_board_with_no_empty_point_is_a_clear_error() -> None:
+    grid = np.ones((15, 15), dtype=np.int8)
+    position = Position(grid, (), Color.WHITE, Rule.FREESTYLE)
+    with pytest.raises(ValueError, match="no legal move"):
+        driver.think(position, Level.HARD, SearchLimit(0.1))
+
+
+def test_medium_and_hard_answer_within_their_budget() -> None:
+    board = random_board(Rule.STANDARD, 20, 5)
+    for level, budget in ((Level.MEDIUM, 0.5), (Level.HARD, 0.6)):
+        started = time.perf_counter()
+        driver.think(Position.from_board(board), level, SearchLimit(budget))
+        assert time.perf_counter() - started < budget * 1.1 + 0.3  # slack for a shared machine
