@@ -55,6 +55,23 @@ def star_points(size: int) -> tuple[Point, ...]:
     return (*corners, (middle, middle))
 
 
+def board_and_panel(
+    size: tuple[int, int], px: Callable[[float], int]
+) -> tuple[pygame.Rect, pygame.Rect]:
+    """The board square (the full height) and the side panel beside it, centred together.
+
+    `px` turns design pixels into real ones (theme.px), so margins scale with the window.
+    """
+    width, height = size
+    margin, gap = px(10), px(18)
+    side = max(100, min(height - 2 * margin, width - px(300)))
+    panel_w = max(50, min(width - side - gap - 2 * margin, px(600)))
+    left = max(margin, (width - side - gap - panel_w) // 2)
+    board = pygame.Rect(left, (height - side) // 2, side, side)
+    panel = pygame.Rect(board.right + gap, margin, panel_w, height - 2 * margin)
+    return board, panel
+
+
 @dataclass(frozen=True)
 class BoardGeometry:
     """Where a board of `size` points sits in an area: the wood square and the pixel of each point."""

@@ -25,7 +25,7 @@ from gomoku.core.records import GameRecord, RecordError
 from gomoku.core.types import Color, IllegalMoveError, Outcome, Point, Reason, Rule
 from gomoku.engine.api import Level, Position, SearchLimit, SearchResult
 from gomoku.ui import autosave
-from gomoku.ui.board_view import BoardView, Overlay, stone_sprite
+from gomoku.ui.board_view import BoardView, Overlay, board_and_panel, stone_sprite
 from gomoku.ui.players import (
     Agreement,
     AIPlayer,
@@ -75,6 +75,7 @@ class BoardScene(Scene):
         self.view = BoardView(15)
         self.board_area = pygame.Rect(0, 0, 600, 600)
         self.panel_rect = pygame.Rect(600, 0, 400, 600)
+        self.banner_rect = pygame.Rect(0, 0, 0, 0)
         self.buttons = {
             "undo": Button(theme, "Undo", hotkey=pygame.K_u),
             "restart": Button(theme, "Restart", hotkey=pygame.K_r),
@@ -210,15 +211,9 @@ class BoardScene(Scene):
     # --- layout --------------------------------------------------------------------------
 
     def resize(self, size: tuple[int, int]) -> None:
-        width, height = size
         theme = self.app.theme
-        margin = theme.px(10)
-        board_side = max(100, min(height - 2 * margin, width - theme.px(300)))
-        self.board_area = pygame.Rect(margin, (height - board_side) // 2, board_side, board_side)
+        self.board_area, self.panel_rect = board_and_panel(size, theme.px)
         self.view.layout(self.board_area)
-        left = self.board_area.right + theme.px(18)
-        panel_w = min(width - left - margin, theme.px(560))
-        self.panel_rect = pygame.Rect(left, margin, max(50, panel_w), height - 2 * margin)
         pad = theme.pad
         button_h = theme.control_h
         columns = 2
@@ -231,16 +226,31 @@ class BoardScene(Scene):
             self.buttons[key].rect = pygame.Rect(
                 self.panel_rect.left + pad + col * (cell_w + pad), top + row * (button_h + pad), cell_w, button_h
             )
-        # The game-over banner sits across the middle of the board.
+        self._place_banner()
+
+    def _place_banner(self) -> None:
+        """Put the game-over banner across the board, in the half away from the winning line."""
+        theme = self.app.theme
+        pad, button_h = theme.pad, theme.control_h
         banner_w = min(self.board_area.width - 2 * pad, theme.px(640))
         banner_h = theme.px(190)
-        self.banner_rect = pygame.Rect(0, 0, banner_w, banner_h)
-        self.banner_rect.center = self.board_area.center
+        rect = pygame.Rect(0, 0, banner_w, banner_h)
+        rect.centerx = self.board_area.centerx
+        outcome = self.game.result
+        line_y = self.board_area.centery
+        if outcome is not None and outcome.line:
+            line_y = sum(self.view.geometry.center(p)[1] for p in outcome.line) // len(outcome.line)
+        if line_y < self.board_area.centery:
+            rect.bottom = self.board_area.bottom - self.board_area.height // 8
+        else:
+            rect.top = self.board_area.top + self.board_area.height // 8
+        if rect == self.banner_rect:
+            return
+        self.banner_rect = rect
         end_w = (banner_w - 5 * pad) // 4
         for index, key in enumerate(["rematch", "review", "save", "menu"]):
             self.end_buttons[key].rect = pygame.Rect(
-                self.banner_rect.left + pad + index * (end_w + pad),
-                self.banner_rect.bottom - pad - button_h, end_w, button_h,
+                rect.left + pad + index * (end_w + pad), rect.bottom - pad - button_h, end_w, button_h
             )
 
     # --- input ---------------------------------------------------------------------------
@@ -413,6 +423,8 @@ class BoardScene(Scene):
         self._poll_hint()
         if self.game.is_over and not self._finished_handled:
             self._finish()
+        if self.game.is_over:
+            self._place_banner()
         self._refresh_status()
 
     def _play_turn(self, now: float) -> None:
@@ -616,6 +628,37 @@ class BoardScene(Scene):
                                inner.width, keys.get_height())
         if key_rect.top > status_rect.bottom:
             blit_text(surface, keys, key_rect, "center")
+        moves_area = pygame.Rect(inner.left, status_rect.bottom + pad, inner.width,
+                                 key_rect.top - pad - status_rect.bottom - pad)
+        self._draw_move_list(surface, moves_area)
+
+    def _draw_move_list(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """The latest moves in h8 notation, one row per black-white pair, newest at the bottom."""
+        theme, colors = self.app.theme, self.app.theme.colors
+        row_h = round((theme.small_px + theme.px(2)) * 1.35)
+        rows_fit = area.height // row_h
+        moves = self.game.board.moves
+        if rows_fit < 2 or not moves:
+            return
+        pygame.draw.rect(surface, colors.field, area, border_radius=theme.radius)
+        px = theme.small_px + theme.px(2)
+        size = self.game.board.size
+        pairs = (len(moves) + 1) // 2
+        first = max(0, pairs - rows_fit)
+        step = min(area.width // 3, theme.px(110))
+        columns = (area.left + theme.pad * 2, area.left + theme.pad * 2 + theme.px(60),
+                   area.left + theme.pad * 2 + theme.px(60) + step)
+        top = area.top + (area.height - rows_fit * row_h) // 2
+        for row in range(first, pairs):
+            y = top + (row - first) * row_h
+            cells = [f"{row + 1}."] + [
+                format_point(moves[i], size) for i in (2 * row, 2 * row + 1) if i < len(moves)
+            ]
+            for column, text in enumerate(cells):
+                is_last = column > 0 and 2 * row + column - 1 == len(moves) - 1
+                colour = colors.accent if is_last else (colors.text_dim if column == 0 else colors.text)
+                rendered = theme.render(text, px, colour, bold=is_last)
+                surface.blit(rendered, (round(columns[column]), y + (row_h - rendered.get_height()) // 2))
 
     def _sync_buttons(self) -> None:
         game = self.game

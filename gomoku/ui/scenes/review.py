@@ -15,7 +15,7 @@ from gomoku.core.board import Board
 from gomoku.core.notation import format_point
 from gomoku.core.records import GameRecord
 from gomoku.core.types import Color, Rule
-from gomoku.ui.board_view import BoardView, Overlay
+from gomoku.ui.board_view import BoardView, Overlay, board_and_panel
 from gomoku.ui.scene import Scene
 from gomoku.ui.widgets import Button, blit_text
 
@@ -91,15 +91,9 @@ class ReviewScene(Scene):
                 return
 
     def resize(self, size: tuple[int, int]) -> None:
-        width, height = size
         theme = self.app.theme
-        margin = theme.px(10)
-        side = max(100, min(height - 2 * margin, width - theme.px(300)))
-        self.board_area = pygame.Rect(margin, (height - side) // 2, side, side)
+        self.board_area, self.panel_rect = board_and_panel(size, theme.px)
         self.view.layout(self.board_area)
-        left = self.board_area.right + theme.px(18)
-        self.panel_rect = pygame.Rect(left, margin, max(50, min(width - left - margin, theme.px(560))),
-                                      height - 2 * margin)
         pad, button_h = theme.pad, theme.control_h
         inner = self.panel_rect.inflate(-2 * pad, -2 * pad)
         step_w = (inner.width - 3 * pad) // 4
