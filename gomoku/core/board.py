@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 
 import numpy as np
@@ -90,7 +91,11 @@ class Board:
     # --- legality ----------------------------------------------------------------------
 
     def check_move(self, x: int, y: int) -> Illegal | None:
-        """Why the side to move may not play (x, y), or None if the move is legal."""
+        """Why the side to move may not play (x, y), or None if the move is legal.
+
+        Raises TypeError if x or y is not an integer (a float or a string is a caller's bug).
+        """
+        x, y = operator.index(x), operator.index(y)
         if not self.on_board(x, y):
             return Illegal.OFF_BOARD
         if self.grid[y, x] != EMPTY:
@@ -105,7 +110,11 @@ class Board:
         return self.check_move(x, y) is None
 
     def forbidden_points(self) -> set[Point]:
-        """The empty points black may not play now (empty unless the rule is renju)."""
+        """The empty points black may not play in this position (empty unless the rule is renju).
+
+        Black's restrictions whoever is to move: callers that only show them on black's turn check
+        `to_move` themselves.
+        """
         if self.rule is not Rule.RENJU:
             return set()
         return renju.forbidden_points(self.grid)
@@ -121,7 +130,12 @@ class Board:
     # --- push / pop --------------------------------------------------------------------
 
     def push(self, x: int, y: int) -> Outcome | None:
-        """Play (x, y) for the side to move and return the outcome after it (None if open)."""
+        """Play (x, y) for the side to move and return the outcome after it (None if open).
+
+        Raises IllegalMoveError (with `reason`) and leaves the board unchanged if the move is
+        refused; TypeError if x or y is not an integer. Points are stored as plain ints.
+        """
+        x, y = operator.index(x), operator.index(y)
         reason = self.check_move(x, y)
         if reason is not None:
             raise IllegalMoveError((x, y), reason)
