@@ -102,3 +102,34 @@ def test_a_record_from_elsewhere_is_played_by_two_people(tmp_path: Path) -> None
 
 def test_missing_autosave_is_no_problem(tmp_path: Path) -> None:
     assert autosave.load(tmp_path / "autosave.gomoku", Settings()) == (None, None)
+
+
+def test_the_writer_thread_keeps_the_order_and_the_newest_request(tmp_path: Path) -> None:
+    path = tmp_path / "autosave.gomoku"
+    writer = autosave.AutosaveWriter(path)
+    try:
+        first = autosave.record_of(_game(SETUP, [(7, 7)]), SETUP, 104.0)
+        second = autosave.record_of(_game(SETUP, [(7, 7), (8, 8)]), SETUP, 107.0)
+        writer.write(first)
+        writer.write(second)
+        assert writer.flush()
+        loaded, _ = autosave.load(path, Settings())
+        assert loaded is not None and loaded[1].board.moves == [(7, 7), (8, 8)]
+        writer.write(first)
+        writer.clear()  # a clear after a write wins
+        assert writer.flush()
+        assert not path.exists()
+    finally:
+        assert writer.close()
+
+
+def test_the_writer_reports_a_disk_that_refuses(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the folder should be", encoding="utf-8")
+    writer = autosave.AutosaveWriter(blocker / "autosave.gomoku")
+    try:
+        writer.write(autosave.record_of(_game(SETUP, [(7, 7)]), SETUP, 104.0))
+        assert writer.flush()
+        assert "Could not keep the game" in writer.errors.get(timeout=1)
+    finally:
+        writer.close()

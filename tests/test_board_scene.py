@@ -177,6 +177,7 @@ def test_a_whole_game_against_the_easy_computer_ends_with_a_result(make_app) -> 
             frames_until(app, lambda: scene.game.to_move is Color.BLACK or scene.game.is_over)
     assert scene.game.is_over
     assert scene.game.result.reason in (Reason.FIVE, Reason.FULL_BOARD)
+    assert scene.autosaver is not None and scene.autosaver.flush()
     assert not app.paths.autosave_file.exists()  # a finished game leaves nothing to continue
 
 

@@ -10,6 +10,8 @@ Continue is offered only while a game is open. A damaged file is moved aside to
 from __future__ import annotations
 
 import os
+import queue
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -52,6 +54,73 @@ def restore(record: GameRecord, settings: Settings) -> tuple[GameSetup, Game]:
 def save(path: str | os.PathLike[str], game: Game, setup: GameSetup, now: float) -> None:
     """Write the game to `path` atomically; raises OSError if the disk refuses."""
     records.save_record(record_of(game, setup, now), path)
+
+
+class AutosaveWriter:
+    """Writes the autosave on one background thread so a frame never waits for the disk.
+
+    Only the newest request matters: a write or clear queued while another is pending
+    replaces it, and requests run in the order given. Failures come back as plain messages
+    on `errors` (the scene shows them). Call `close` (it flushes) when the game is left.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.errors: queue.Queue[str] = queue.Queue()
+        self._wake = threading.Condition()
+        self._pending: tuple[str, GameRecord | None] | None = None
+        self._working = False
+        self._closing = False
+        self._thread = threading.Thread(target=self._run, name="autosave", daemon=True)
+        self._thread.start()
+
+    def write(self, record: GameRecord) -> None:
+        """Save `record` soon; returns at once."""
+        self._request(("write", record))
+
+    def clear(self) -> None:
+        """Remove the autosave soon (after any write asked for before); returns at once."""
+        self._request(("clear", None))
+
+    def _request(self, job: tuple[str, GameRecord | None]) -> None:
+        with self._wake:
+            self._pending = job
+            self._wake.notify()
+
+    def flush(self, timeout: float = 2.0) -> bool:
+        """Wait until every request so far is on disk; False if `timeout` seconds passed first."""
+        with self._wake:
+            return self._wake.wait_for(lambda: self._pending is None and not self._working, timeout)
+
+    def close(self, timeout: float = 2.0) -> bool:
+        """Flush, then end the thread; True if all was written in time."""
+        done = self.flush(timeout)
+        with self._wake:
+            self._closing = True
+            self._wake.notify_all()
+        self._thread.join(timeout)
+        return done
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                self._wake.wait_for(lambda: self._pending is not None or self._closing)
+                if self._pending is None:
+                    return  # closing with nothing left to do
+                job, self._pending = self._pending, None
+                self._working = True
+            try:
+                kind, record = job
+                if kind == "write" and record is not None:
+                    records.save_record(record, self.path)
+                else:
+                    clear(self.path)
+            except (OSError, RecordError) as error:
+                self.errors.put(f"Could not keep the game for Continue ({error}).")
+            finally:
+                with self._wake:
+                    self._working = False
+                    self._wake.notify_all()
 
 
 def clear(path: str | os.PathLike[str]) -> None:

@@ -103,6 +103,7 @@ class BoardScene(Scene):
         self._stalled = False
         self._finished_handled = False
         self._saved_once = False
+        self.autosaver: autosave.AutosaveWriter | None = None  # started with the first write
         self._forbidden: frozenset[Point] = frozenset()
         self._forbidden_ply = -1
         self._last_tick: int | None = None
@@ -198,9 +199,12 @@ class BoardScene(Scene):
         return self.engine.ready
 
     def leave(self) -> None:
-        """Stop every search and keep the game for Continue."""
-        self._write_autosave(leaving=True)
+        """Stop every search and keep the game for Continue (on disk before the scene goes)."""
+        self._write_autosave()
         self._close_players()
+        if self.autosaver is not None:
+            self.autosaver.close()
+            self.autosaver = None
 
     def _close_players(self) -> None:
         for player in self.players.values():
@@ -421,6 +425,7 @@ class BoardScene(Scene):
                 self._tick_countdown(now)
                 self._play_turn(now)
         self._poll_hint()
+        self._report_autosave_errors()
         if self.game.is_over and not self._finished_handled:
             self._finish()
         if self.game.is_over:
@@ -516,20 +521,27 @@ class BoardScene(Scene):
         """The game so far as a record, with its setup and clock (for saving and review)."""
         return autosave.record_of(self.game, self.setup, time.monotonic())
 
-    def _write_autosave(self, leaving: bool = False) -> None:
-        """Keep the game in progress for Continue; a finished or emptied game clears it."""
+    def _write_autosave(self) -> None:
+        """Keep the game in progress for Continue; a finished or emptied game clears it.
+
+        The record is taken here; the autosave thread writes it, so no frame waits for the disk.
+        """
         if getattr(self.app.options, "screenshot", None) is not None:
             return  # a screenshot run must not replace the player's real game
-        path = self.app.paths.autosave_file
-        try:
-            if self.game.is_over or (self.game.board.ply == 0 and self._saved_once):
-                autosave.clear(path)
-                self._saved_once = False
-            elif self.game.board.ply > 0:
-                autosave.save(path, self.game, self.setup, time.monotonic())
-                self._saved_once = True
-        except (OSError, RecordError) as error:
-            self.app.notify(f"Could not keep the game for Continue ({error.strerror or error}).", error=True)
+        if self.autosaver is None:
+            self.autosaver = autosave.AutosaveWriter(self.app.paths.autosave_file)
+        if self.game.is_over or (self.game.board.ply == 0 and self._saved_once):
+            self.autosaver.clear()
+            self._saved_once = False
+        elif self.game.board.ply > 0:
+            self.autosaver.write(self._record())
+            self._saved_once = True
+
+    def _report_autosave_errors(self) -> None:
+        if self.autosaver is None:
+            return
+        while not self.autosaver.errors.empty():
+            self.app.notify(self.autosaver.errors.get_nowait(), error=True)
 
     # --- drawing -------------------------------------------------------------------------
 
