@@ -20,3 +20,24 @@ def test_occupied_point_is_refused_with_reason():
         board.push(7, 7)
     assert err.value.reason is Illegal.OCCUPIED
     assert board.moves == [(7, 7)]
+
+
+@pytest.mark.parametrize("size", [14, 21, 0])
+def test_board_size_outside_15_to_20_is_refused(size: int) -> None:
+    with pytest.raises(ValueError, match="15 to 20"):
+        Board(size)
+
+
+def test_copy_is_independent_of_the_original() -> None:
+    board = Board.from_moves([(7, 7), (8, 8)])
+    clone = board.copy()
+    clone.push(9, 9)
+    clone.pop()
+    clone.pop()
+    assert board.moves == [(7, 7), (8, 8)] and board[(8, 8)] == Color.WHITE
+    assert clone.moves == [(7, 7)] and clone[(8, 8)] == 0
+
+
+def test_pop_on_an_empty_board_is_an_index_error() -> None:
+    with pytest.raises(IndexError):
+        Board().pop()
