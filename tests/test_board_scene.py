@@ -282,3 +282,21 @@ def test_save_opens_the_records_scene_and_comes_back_to_the_game(make_app) -> No
     app.switch("board", {"snapshot": app.current.record})
     app.frame()
     assert app.current.game.board.moves == [(7, 7)]
+
+
+def test_review_after_the_end_steps_back_and_returns_to_the_finished_game(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle")
+    for x in range(4):
+        click_point(app, (3 + x, 7))
+        click_point(app, (3 + x, 9))
+    click_point(app, (7, 7))
+    click_button(app, app.current.end_buttons["review"].rect)
+    assert app.current_name == "review"
+    assert app.current.ply == 9
+    press(app, pygame.K_LEFT)
+    assert app.current.ply == 8
+    press(app, pygame.K_ESCAPE)
+    assert app.current_name == "board"
+    result = app.current.game.result
+    assert result is not None and result.winner is Color.BLACK and app.current.game.board.ply == 9

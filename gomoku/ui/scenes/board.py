@@ -322,7 +322,8 @@ class BoardScene(Scene):
             self._close_players()
             self._new_game(self.setup.swapped(), [], time.monotonic())
         elif key == "review":
-            self.app.switch("review", {"record": self._record(), "back": "menu"})
+            record = self._record()
+            self.app.switch("review", {"record": record, "back": "board", "back_data": {"snapshot": record}})
         elif key == "save":
             self.open_save()
         elif key == "menu":
@@ -439,6 +440,10 @@ class BoardScene(Scene):
             return
         if not self._turn_begun:
             if isinstance(player, AIPlayer) and not self._bind_engine():
+                failure = getattr(self.app, "engine_error", None)
+                if failure is not None:
+                    self._stalled = True
+                    self.app.notify(f"The computer cannot play: {failure}.", error=True)
                 return  # the engine is still loading: ask once it is there
             player.begin_turn(self.game.board)
             self._turn_begun = True
