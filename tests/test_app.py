@@ -141,7 +141,7 @@ def test_resizing_lays_the_menu_out_inside_the_window(make_app, size: tuple[int,
     for first, second in zip(buttons, buttons[1:], strict=False):
         assert not first.rect.colliderect(second.rect)
     # Text is rendered at the window's scale, not stretched: taller windows get bigger fonts.
-    assert app.theme.text_px == app.theme.px(24)
+    assert app.theme.text_px == app.theme.px(26)
 
 
 def test_text_gets_bigger_on_a_bigger_window(make_app) -> None:

@@ -173,6 +173,8 @@ class App:
         self.audio = Audio(self.settings)
         self.clock = pygame.time.Clock()
 
+        self._closed = False
+        self._engine_lock = threading.Lock()
         self._engine: EngineWorker | None = None
         self._engine_error: BaseException | None = None
         self._engine_loader = threading.Thread(target=self._load_engine, name="engine-loader", daemon=True)
@@ -192,8 +194,12 @@ class App:
             from gomoku.engine.worker import EngineWorker
 
             worker = EngineWorker()
-            worker.warm_up()
-            self._engine = worker
+            with self._engine_lock:
+                if not self._closed:
+                    worker.warm_up()
+                    self._engine = worker
+                    return
+            worker.close()  # the app ended while the engine was loading
         except Exception as error:  # reported when a scene first asks for the engine
             log.exception("the engine could not be loaded")
             self._engine_error = error
@@ -407,9 +413,11 @@ class App:
         """Leave the scene, stop the engine and sound, close the window. Safe to call twice."""
         if self.running:
             self.quit()
-        if self._engine is not None:
-            self._engine.close()
-            self._engine = None
+        with self._engine_lock:
+            self._closed = True
+            engine, self._engine = self._engine, None
+        if engine is not None:
+            engine.close()
         self.audio.close()
         pygame.display.quit()
 

@@ -66,6 +66,7 @@ class Theme:
         self.colors = Palette()
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._texts: dict[tuple[str, int, Colour, bool], pygame.Surface] = {}
+        self._background: pygame.Surface | None = None
         self.size = size
         self.scale = 1.0
         self.resize(size)
@@ -84,11 +85,11 @@ class Theme:
     # Named text sizes, in real pixels.
     @property
     def text_px(self) -> int:
-        return self.px(24)
+        return self.px(26)
 
     @property
     def small_px(self) -> int:
-        return self.px(19)
+        return self.px(21)
 
     @property
     def heading_px(self) -> int:
@@ -150,12 +151,20 @@ class Theme:
 
     def draw_background(self, surface: pygame.Surface) -> None:
         """The plain screen background: a soft vertical gradient from warm brown to near black."""
-        width, height = surface.get_size()
+        size = surface.get_size()
+        if self._background is None or self._background.get_size() != size:
+            self._background = self._render_background(size)
+        surface.blit(self._background, (0, 0))
+
+    def _render_background(self, size: tuple[int, int]) -> pygame.Surface:
+        width, height = size
+        background = pygame.Surface(size)
         top, bottom = self.colors.background_top, self.colors.background
-        bands = 32
+        bands = 48
         for i in range(bands):
             t = i / (bands - 1)
             colour = tuple(round(a + (b - a) * t) for a, b in zip(top, bottom, strict=True))
             y0 = height * i // bands
             y1 = height * (i + 1) // bands
-            surface.fill(colour, (0, y0, width, y1 - y0))
+            background.fill(colour, (0, y0, width, y1 - y0))
+        return background

@@ -25,6 +25,8 @@ ATTRACT_MOVE_S = 1.0
 ATTRACT_REST_S = 4.0
 """Seconds the finished game stays on screen before a new one starts."""
 ATTRACT_MAX_PLY = 100
+ATTRACT_BUDGET_S = {Level.EASY: 0.05, Level.MEDIUM: 0.3, Level.HARD: 1.0}
+"""Thinking time per move behind the menu: short, so a move never lags the 1 s rhythm."""
 ATTRACT_SIZE = 15
 ATTRACT_OPENINGS: tuple[tuple[tuple[int, int], ...], ...] = (
     ((7, 7), (8, 6), (9, 5)),  # renju openings seen from black's first stone: a few classics
@@ -42,8 +44,19 @@ class AttractGame:
     Polls the engine without waiting; results for other requests are ignored.
     """
 
-    def __init__(self, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        black: Level = Level.MEDIUM,
+        white: Level = Level.EASY,
+        move_interval_s: float = ATTRACT_MOVE_S,
+        budget_s: dict[Level, float] | None = None,
+    ) -> None:
         self.rng = rng or random.Random()
+        self.levels = (black, white)
+        self.move_interval_s = move_interval_s
+        self.budget_s = budget_s or ATTRACT_BUDGET_S
+        self.moves_played = 0
         self.board = Board(ATTRACT_SIZE, Rule.FREESTYLE)
         self.request_id: int | None = None
         self.waited = 0.0
@@ -67,8 +80,8 @@ class AttractGame:
         self.rest_left = 0.0
 
     def level_to_move(self) -> Level:
-        """Medium plays black, easy plays white: games end in a reasonable time, decisively."""
-        return Level.MEDIUM if self.board.ply % 2 == 0 else Level.EASY
+        """By default medium plays black and easy white: quick, decisive games."""
+        return self.levels[self.board.ply % 2]
 
     def update(self, dt: float, engine: Any) -> None:
         """Advance the clock; ask `engine` (an EngineWorker, or None while it loads) for moves."""
@@ -84,9 +97,9 @@ class AttractGame:
         if engine is None:
             return
         if self.request_id is None:
-            if self.waited >= ATTRACT_MOVE_S and not engine.busy:
+            if self.waited >= self.move_interval_s and not engine.busy:
                 level = self.level_to_move()
-                limit = SearchLimit(time_s=0.3 if level is Level.MEDIUM else 0.05)
+                limit = SearchLimit(time_s=self.budget_s[level])
                 self.request_id = engine.start(Position.from_board(self.board), level, limit)
             return
         self._poll(engine)
@@ -103,6 +116,7 @@ class AttractGame:
                 x, y = message.move
                 if self.board.is_legal(x, y):
                     self.board.push(x, y)
+                    self.moves_played += 1
                     self.waited = 0.0
                 self.request_id = None
             elif isinstance(message, BaseException):
@@ -236,7 +250,8 @@ class MenuScene(Scene):
 
         panel_w = min(width - 2 * theme.pad, theme.px(620))
         row_h = theme.control_h
-        panel_h = theme.px(100) + len(self.choices) * (row_h + theme.pad) + row_h + theme.px(40)
+        title_h = 5 * theme.pad + theme.heading_px  # Panel.content_rect's top offset plus its gap
+        panel_h = title_h + len(self.choices) * (row_h + theme.pad) + theme.px(20) + row_h + theme.px(24)
         self.panel.rect = pygame.Rect(0, 0, panel_w, min(height - 2 * theme.pad, panel_h))
         self.panel.rect.center = (width // 2, height // 2)
         inner = self.panel.content_rect
