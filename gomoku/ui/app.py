@@ -122,6 +122,8 @@ def parse_args(argv: list[str] | None = None) -> AppOptions:
     scene_data: dict[str, Any] = {}
     if args.screenshot and args.scene == "board":
         scene_data = {"mode": "local", "moves": [list(p) for p in SAMPLE_OPENING]}
+    elif args.screenshot and args.scene == "menu":  # a game under way behind the menu
+        scene_data = {"attract_moves": [list(p) for p in SAMPLE_OPENING[:11]]}
     return AppOptions(
         windowed=args.windowed or size is not None,
         size=size,

@@ -64,6 +64,16 @@ class AttractGame:
         self.games_played = 0
         self.reset()
 
+    def start_from(self, moves: list[tuple[int, int]]) -> None:
+        """Continue the show from a given position (used by screenshots); bad points end the list."""
+        board = Board(ATTRACT_SIZE, Rule.FREESTYLE)
+        for x, y in moves:
+            if not board.is_legal(x, y):
+                break
+            board.push(x, y)
+        self.board = board
+        self.request_id = None
+
     def reset(self) -> None:
         """A new game from a random classic opening (turned and mirrored at random)."""
         opening = self.rng.choice(ATTRACT_OPENINGS)
@@ -140,9 +150,10 @@ class MenuScene(Scene):
         super().__init__(app)
         theme = app.theme
         self.attract = AttractGame()
-        self.board_view = BoardView(ATTRACT_SIZE, font=theme.font)
+        self.board_view = BoardView(ATTRACT_SIZE)
         self.title = Label(theme, "Gomoku", align="center", bold=True)
         self.subtitle = Label(theme, "five in a row", align="center")
+        self.keys_hint = Label(theme, "Arrows + Enter to choose  ·  F11 fullscreen", align="center")
         self.continue_button = Button(theme, "Continue", primary=True)
         self.ai_button = Button(theme, "vs Computer")
         self.local_button = Button(theme, "Two players")
@@ -181,6 +192,8 @@ class MenuScene(Scene):
 
     def enter(self, data: dict[str, Any]) -> None:
         self.panel_open = bool(data.get("vs_computer", False))
+        if data.get("attract_moves"):
+            self.attract.start_from([(int(x), int(y)) for x, y in data["attract_moves"]])
         self.focus = None
         self.continue_button.visible = self._can_continue()
         self._load_choices()
@@ -247,6 +260,10 @@ class MenuScene(Scene):
         rects = column(menu_cx - menu_w // 2, top + theme.px(170), menu_w, count, button_h, gap)
         for button, rect in zip(shown, rects, strict=True):
             button.rect = rect
+        self.keys_hint.rect = pygame.Rect(0, rects[-1].bottom + theme.px(18), menu_w + theme.px(80), theme.px(28))
+        self.keys_hint.rect.centerx = menu_cx
+        self.keys_hint.px = theme.small_px
+        self.keys_hint.colour = theme.colors.text_dim
 
         panel_w = min(width - 2 * theme.pad, theme.px(620))
         row_h = theme.control_h
@@ -353,6 +370,7 @@ class MenuScene(Scene):
         surface.blit(self._render_backdrop(surface.get_size()), (0, 0))
         self.title.draw(surface)
         self.subtitle.draw(surface)
+        self.keys_hint.draw(surface)
         for index, button in enumerate(self.buttons):
             if self.focus is not None:
                 button.hover = index == self.focus
