@@ -175,7 +175,7 @@ class BoardView:
         numbers = {p: i + 1 for i, p in enumerate(board.moves)} if overlay.show_numbers else {}
         for y, x in zip(*np.nonzero(board.grid), strict=True):
             color = Color(int(board.grid[y, x]))
-            sprite = self._stone(color, radius)
+            sprite = self.stone(color, radius)
             center = geo.center((int(x), int(y)))
             surface.blit(sprite, sprite.get_rect(center=center))
             if numbers and (int(x), int(y)) != board.last_move:
@@ -227,7 +227,8 @@ class BoardView:
             surface.blit(number, number.get_rect(center=(round(x - gap), y)))
         return surface.convert() if pygame.display.get_surface() else surface
 
-    def _stone(self, color: Color, radius: int) -> pygame.Surface:
+    def stone(self, color: Color, radius: int) -> pygame.Surface:
+        """The cached stone sprite of `radius` (also used for the side panel's icons)."""
         key = (color, radius)
         if key not in self._stones:
             self._stones[key] = stone_sprite(color, radius)

@@ -25,7 +25,7 @@ from gomoku.core.records import GameRecord, RecordError
 from gomoku.core.types import Color, IllegalMoveError, Outcome, Point, Reason, Rule
 from gomoku.engine.api import Level, Position, SearchLimit, SearchResult
 from gomoku.ui import autosave
-from gomoku.ui.board_view import BoardView, Overlay, board_and_panel, stone_sprite
+from gomoku.ui.board_view import BoardView, Overlay, board_and_panel
 from gomoku.ui.players import (
     Agreement,
     AIPlayer,
@@ -695,10 +695,9 @@ class BoardScene(Scene):
         border = colors.accent if active else colors.panel_border
         pygame.draw.rect(surface, border, card, theme.px(3 if active else 1), theme.radius)
         radius = round(card.height * 0.27)
-        icon = stone_sprite(color, radius) if radius < 200 else None
+        icon = self.view.stone(color, radius)
         pad = theme.pad
-        if icon is not None:
-            surface.blit(icon, icon.get_rect(center=(card.left + pad + radius + theme.px(4), card.centery)))
+        surface.blit(icon, icon.get_rect(center=(card.left + pad + radius + theme.px(4), card.centery)))
         text_left = card.left + 2 * pad + 2 * radius + theme.px(6)
         player = self.players.get(color)
         info = game.player(color)
