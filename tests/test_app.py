@@ -11,7 +11,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from gomoku.ui.app import NOTICE_SECONDS, App, AppOptions, parse_args, parse_size
+from gomoku.ui.app import NOTICE_SECONDS, SCENES, App, AppOptions, parse_args, parse_size
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -227,3 +227,42 @@ def test_startup_probe_reports_the_first_menu_frame(tmp_path: Path) -> None:
     result = run_gomoku("--windowed", home=tmp_path, env_extra={"GOMOKU_STARTUP_PROBE": "1"})
     assert result.returncode == 0, result.stderr
     assert "first_frame_epoch" in result.stdout
+
+
+BROKEN_SCENE = '''
+import pygame
+from gomoku.ui.scene import Scene
+
+
+class BrokenScene(Scene):
+    name = "broken"
+
+    def update(self, dt):
+        pygame.event.post(pygame.event.Event(pygame.QUIT))  # so the loop ends after recovering
+        raise ZeroDivisionError("a bug in a scene")
+'''
+
+
+def test_a_scene_that_raises_is_reported_and_the_menu_comes_back(make_app, tmp_path, monkeypatch) -> None:
+    (tmp_path / "broken_scene_module.py").write_text(BROKEN_SCENE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(SCENES, "broken", "broken_scene_module")
+    app = make_app()
+    app.switch("broken", {})
+    assert app.current_name == "broken"
+    seen: list[str] = []
+    real_notify = app.notify
+    monkeypatch.setattr(app, "notify", lambda text, error=False: (seen.append(text), real_notify(text, error)))
+    assert app.run() == 0
+    assert app.current_name == "menu"
+    assert any("a bug in a scene" in text and "menu" in text for text in seen)
+
+
+def test_an_engine_that_cannot_load_is_reported_once(make_app) -> None:
+    app = make_app()
+    app._engine_error = ImportError("numba is missing")  # what the loader records on failure
+    app.frame()
+    app.frame()
+    assert [n.text for n in app.notices if "computer player" in n.text] == [
+        "The computer player could not start (numba is missing); two-player games still work."
+    ]

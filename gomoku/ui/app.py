@@ -179,6 +179,7 @@ class App:
         self._engine_lock = threading.Lock()
         self._engine: EngineWorker | None = None
         self._engine_error: BaseException | None = None
+        self._engine_error_shown = False
         self._engine_loader = threading.Thread(target=self._load_engine, name="engine-loader", daemon=True)
         self._engine_loader.start()
 
@@ -360,6 +361,10 @@ class App:
             if not self.running:
                 return
         assert self.current is not None
+        if self._engine_error is not None and not self._engine_error_shown:
+            self._engine_error_shown = True
+            self.notify(f"The computer player could not start ({self._engine_error}); "
+                        "two-player games still work.", error=True)
         self.current.update(dt)
         for notice in self.notices:
             notice.seconds_left -= dt
