@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from gomoku.core import Board, Rule
-from gomoku.engine import driver
 from gomoku.engine.api import DEFAULT_BUDGET_S, Level, SearchResult
 from gomoku.engine.brain import Brain, TimeControl
 
@@ -244,11 +243,11 @@ def test_an_engine_ignoring_its_budget_is_stopped_by_the_watchdog():
     def stubborn(position, level, limit, stop=None, on_progress=None):
         while not stop.is_set():  # only the stop flag ends this search
             time.sleep(0.002)
-        return driver.think(position, level, limit)
+        return SearchResult(move=(0, 0))
 
     brain = fast_brain(level=Level.HARD, think=stubborn)
     began = time.monotonic()
-    move_of(brain.handle("TURN 7,7"))
+    assert move_of(brain.handle("TURN 7,7")) == (0, 0)
     assert time.monotonic() - began < 0.2  # timeout_turn is 200 ms
 
 
