@@ -117,3 +117,22 @@ def test_file_names_are_cleaned() -> None:
     assert safe_file_name("  ../../etc/passwd ") == "etcpasswd"
     assert safe_file_name("Ann vs Bob (2)") == "Ann vs Bob (2)"
     assert safe_file_name("...") == ""
+
+
+def test_the_selected_game_is_previewed_and_a_damaged_one_explained(app: App) -> None:
+    import os
+    import time
+
+    from gomoku.core.board import Board
+
+    records.save_record(_record(), app.paths.saves_dir / "good.gomoku")
+    broken = app.paths.saves_dir / "bad.gomoku"
+    broken.write_text("Gomoku record 1\nRule: chess\n", encoding="utf-8")
+    os.utime(broken, (time.time() - 60, time.time() - 60))  # listed second: older
+    app.switch("records", {})
+    app.frame()
+    scene = app.current
+    assert isinstance(scene.preview, Board) and scene.preview.moves == MOVES
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_DOWN, mod=0, unicode=""))
+    app.frame()
+    assert isinstance(scene.preview, str) and "chess" in scene.preview

@@ -19,7 +19,9 @@ from typing import Any
 import pygame
 
 from gomoku.core import records
+from gomoku.core.board import Board
 from gomoku.core.records import PSQ_SUFFIX, RECORD_SUFFIX, GameRecord, RecordError
+from gomoku.ui.board_view import BoardView, Overlay
 from gomoku.ui.scene import Scene
 from gomoku.ui.widgets import Button, Choice, ListView, TextInput, blit_text
 
@@ -92,6 +94,11 @@ class RecordsScene(Scene):
         self.title_rect = pygame.Rect(0, 0, 0, 0)
         self.folder_rect = pygame.Rect(0, 0, 0, 0)
         self._overwrite_armed: Path | None = None
+        self.preview_rect = pygame.Rect(0, 0, 0, 0)
+        self._preview_key: tuple[Path, float] | None = None
+        self._preview: Board | str | None = None  # the final position, or why it cannot be shown
+        self._preview_record: GameRecord | None = None
+        self._preview_view = BoardView(15)
 
     @property
     def saving(self) -> bool:
@@ -140,7 +147,15 @@ class RecordsScene(Scene):
             self.format_choice.rect = pygame.Rect(left, list_bottom - control_h, panel_w, control_h)
             self.name_input.rect = pygame.Rect(left, self.format_choice.rect.top - pad - control_h, panel_w, control_h)
             list_bottom = self.name_input.rect.top - 2 * pad
-        self.list_view.rect = pygame.Rect(left, list_top, panel_w, max(theme.px(40), list_bottom - list_top))
+        list_h = max(theme.px(40), list_bottom - list_top)
+        if self.saving:
+            self.list_view.rect = pygame.Rect(left, list_top, panel_w, list_h)
+            self.preview_rect = pygame.Rect(0, 0, 0, 0)
+        else:
+            # The list on the left, a small board of the selected game on the right.
+            preview_side = min(list_h, panel_w * 2 // 5)
+            self.list_view.rect = pygame.Rect(left, list_top, panel_w - preview_side - pad, list_h)
+            self.preview_rect = pygame.Rect(self.list_view.rect.right + pad, list_top, preview_side, list_h)
 
     # --- input ---------------------------------------------------------------------------
 
@@ -229,6 +244,81 @@ class RecordsScene(Scene):
         self.app.switch(self.back, self.back_data)
         return True
 
+    # --- preview -------------------------------------------------------------------------
+
+    @property
+    def preview(self) -> Board | str | None:
+        """The selected game's final position, or why it cannot be opened (None: nothing chosen)."""
+        self._update_preview()
+        return self._preview
+
+    def _update_preview(self) -> None:
+        """Read the selected file once (again only if it changed) for the preview board."""
+        chosen = self._selected_file()
+        key = (chosen.path, chosen.modified) if chosen is not None else None
+        if key == self._preview_key:
+            return
+        self._preview_key = key
+        self._preview_record = None
+        self._preview = None
+        if chosen is None:
+            return
+        try:
+            record = records.load_record(chosen.path)
+            board = record.replay()
+        except (OSError, RecordError) as error:
+            self._preview = f"Cannot be opened: {error}"
+            return
+        self._preview_record = record
+        self._preview = board
+        self._preview_view = BoardView(record.size)
+
+    def _draw_preview(self, surface: pygame.Surface) -> None:
+        theme, colors = self.app.theme, self.app.theme.colors
+        area = self.preview_rect
+        if area.width <= 0:
+            return
+        self._update_preview()
+        pygame.draw.rect(surface, colors.field, area, border_radius=theme.radius)
+        pygame.draw.rect(surface, colors.panel_border, area, theme.px(2), theme.radius)
+        pad = theme.pad
+        inner = area.inflate(-2 * pad, -2 * pad)
+        if isinstance(self._preview, str):
+            words, lines, line = self._preview.split(), [], ""
+            font = theme.font(theme.small_px)
+            for word in words:
+                if line and font.size(f"{line} {word}")[0] > inner.width:
+                    lines.append(line)
+                    line = word
+                else:
+                    line = f"{line} {word}".strip()
+            lines.append(line)
+            for index, text in enumerate(lines[:8]):
+                rendered = theme.render(text, theme.small_px, colors.warning)
+                surface.blit(rendered, (inner.left, inner.top + index * (theme.small_px + theme.px(4))))
+            return
+        if not isinstance(self._preview, Board) or self._preview_record is None:
+            return
+        record = self._preview_record
+        board_rect = pygame.Rect(inner.left, inner.top, inner.width, inner.width)
+        self._preview_view.layout(board_rect)
+        outcome = self._preview.outcome()
+        self._preview_view.draw(surface, self._preview, Overlay(winning_line=outcome.line if outcome else ()))
+        result = {"black": f"{record.black} (black) won", "white": f"{record.white} (white) won",
+                  "draw": "A draw", "": "Unfinished"}.get(record.result, "")
+        details = [
+            f"{record.black}  vs  {record.white}",
+            f"{record.rule.value.capitalize()} {record.size}x{record.size}  ·  {len(record.moves)} moves",
+            result,
+        ]
+        top = board_rect.bottom + pad
+        for text in details:
+            if top + theme.small_px > inner.bottom:
+                break
+            fitted = theme.fit_text(text, theme.small_px, inner.width)
+            surface.blit(theme.render(fitted, theme.small_px, colors.text), (inner.left, top))
+            top += theme.small_px + theme.px(6)
+
     # --- drawing -------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -236,7 +326,10 @@ class RecordsScene(Scene):
         theme.draw_background(surface)
         title = "Save this game" if self.saving else "Saved games"
         blit_text(surface, theme.render(title, theme.heading_px, colors.accent, bold=True), self.title_rect, "left")
-        folder = theme.fit_text(f"Folder: {self.app.paths.saves_dir}", theme.small_px, self.folder_rect.width)
+        where = f"Folder: {self.app.paths.saves_dir}"
+        if not self.saving:
+            where += "   ·   double-click or Enter opens a game (.gomoku and Piskvork .psq)"
+        folder = theme.fit_text(where, theme.small_px, self.folder_rect.width)
         blit_text(surface, theme.render(folder, theme.small_px, colors.text_dim), self.folder_rect, "left")
         self.list_view.draw(surface)
         if not self.files:
@@ -249,4 +342,6 @@ class RecordsScene(Scene):
         else:
             self.load_button.enabled = self._selected_file() is not None
             self.load_button.draw(surface)
+            if self.files:
+                self._draw_preview(surface)
         self.back_button.draw(surface)
