@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
 
-from gomoku.core import Board
+from gomoku.core.records import PSQ_SUFFIX, RECORD_SUFFIX, GameRecord, load_record
 
 ARENA = Path(__file__).resolve().parent.parent / "tools" / "arena.py"
 
@@ -43,17 +42,13 @@ def run_arena(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
     )
 
 
-def read_record(path: Path) -> tuple[dict[str, str], list[tuple[int, int]]]:
-    header: dict[str, str] = {}
-    moves = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        move = re.match(r"^\d+ (\d+),(\d+) ", line)
-        if move:
-            moves.append((int(move.group(1)), int(move.group(2))))
-        elif ": " in line:
-            key, value = line.split(": ", 1)
-            header[key] = value
-    return header, moves
+def records_in(folder: Path) -> list[GameRecord]:
+    """Every saved game, in order, checked against its .psq twin."""
+    paths = sorted(folder.glob(f"game-*{RECORD_SUFFIX}"))
+    records = [load_record(path) for path in paths]
+    for path, record in zip(paths, records, strict=True):
+        assert load_record(path.with_suffix(PSQ_SUFFIX)).moves == record.moves
+    return records
 
 
 def test_two_games_between_our_levels_add_up_and_replay(tmp_path):
@@ -75,19 +70,17 @@ def test_two_games_between_our_levels_add_up_and_replay(tmp_path):
         assert 0 < float(row[7]) < 0.3  # max seconds per move, within the limit
     assert int(rows["easy"][1]) == int(rows["medium"][2])  # easy's wins are medium's losses
 
-    records = sorted(tmp_path.glob("game-*.txt"))
-    assert [p.name for p in records] == ["game-001.txt", "game-002.txt"]
-    openings = []
-    for path in records:
-        header, moves = read_record(path)
-        board = Board.from_moves(moves)  # every stone legal, in order
+    records = records_in(tmp_path)
+    assert len(records) == 2
+    for record in records:
+        board = record.replay()  # every stone legal, and the stored result agrees with the board
         outcome = board.outcome()
-        assert outcome is not None, path.name
-        winner_colour = header["result"].split(" ")[0]
-        assert outcome.winner is not None and outcome.winner.label == winner_colour
-        openings.append(moves[: int(header["opening stones"])])
-    assert openings[0] == openings[1]  # the same opening with colours swapped
-    assert read_record(records[0])[0]["black"] == read_record(records[1])[0]["white"]
+        assert outcome is not None and outcome.winner is not None
+        assert record.result == outcome.winner.label and record.reason == "five"
+        assert record.extra["arena"]["opening_stones"] == 3
+        assert all(0 <= t < 0.3 for t in record.times[3:]) and record.times[:3] == [0.0] * 3
+    assert records[0].moves[:3] == records[1].moves[:3]  # one opening, colours swapped
+    assert (records[0].black, records[0].white) == (records[1].white, records[1].black)
 
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["games"] == 2 and summary["time_per_move_s"] == 0.2
@@ -104,36 +97,28 @@ def test_a_silent_engine_loses_on_time(tmp_path):
         "--games", "2", "--time", "0.1", "--tolerance", "0.05", "--opening-stones", "2", "--out", str(out),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    for path in sorted(out.glob("game-*.txt")):
-        header, moves = read_record(path)
-        assert "stubborn.py" in header["result"] and "timeout" in header["result"], header
+    for record in records_in(out):
+        winner = record.black if record.result == "black" else record.white
+        assert "stubborn.py" in winner and record.reason == "timeout", record
     lazy_tally, stubborn_tally = json.loads((out / "summary.json").read_text())["tallies"]
     assert lazy_tally["losses_by_reason"] == {"timeout": 2} and stubborn_tally["wins"] == 2
 
 
-def test_an_illegal_move_loses(tmp_path):
+def test_an_illegal_move_loses_also_with_parallel_jobs(tmp_path):
     stubborn = tmp_path / "stubborn.py"
     stubborn.write_text(STUBBORN_BRAIN)
     engine = f"{sys.executable} {stubborn}"
     done = run_arena(
-        engine,
-        engine,
-        "--games",
-        "2",
-        "--time",
-        "0.5",
-        "--opening-stones",
-        "2",
-        "--out",
-        str(tmp_path),
-    )
+        engine, engine, "--games", "4", "--jobs", "2", "--time", "0.5", "--opening-stones", "2",
+        "--out", str(tmp_path),
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    # Black takes 0,0; white asks for it again and loses: once with each engine as white.
-    for path in sorted(tmp_path.glob("game-*.txt")):
-        header, moves = read_record(path)
-        assert header["result"].startswith("black ") and "illegal" in header["result"]
-        assert moves[-1] == (0, 0)
-    assert "stubborn.py#1" in done.stdout and "stubborn.py#2" in done.stdout
+    records = records_in(tmp_path)
+    assert [r.extra["arena"]["game"] for r in records] == [1, 2, 3, 4]
+    # Black takes 0,0; white asks for it again and forfeits: twice with each engine as white.
+    for record in records:
+        assert record.result == "black" and record.extra["arena"]["reason"] == "illegal"
+        assert record.reason == "resign" and record.moves[-1] == (0, 0)
     assert "stubborn.py#1 scores 50.0% (Elo difference +0)" in done.stdout
 
 

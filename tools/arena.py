@@ -5,7 +5,7 @@ Each engine is a level name (easy, medium, hard: our `pbrain-gomoku` at that lev
 brain command line, e.g. "/path/to/pbrain-rapfi" or "pbrain-gomoku --level easy". Games
 start from random openings near the centre; each opening is played twice with colours
 swapped. A move later than the time per move (plus --tolerance), a malformed reply or an
-illegal move loses. Every game is saved in --out, with a summary.json.
+illegal move loses. Every game is saved in --out (gomoku.core.records format and .psq), with a summary.json.
 
     .venv/bin/python tools/arena.py hard medium --games 20 --time 0.3 --out arena-out
 """
@@ -27,11 +27,12 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO
 
 from gomoku.core import Board, Color, IllegalMoveError, Point, Rule
-from gomoku.core.notation import format_point
+from gomoku.core.records import PSQ_SUFFIX, RECORD_SUFFIX, GameRecord, save_record
 
 LEVELS = ("easy", "medium", "hard")
 RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 4}
@@ -327,34 +328,49 @@ def summary_text(tallies: Sequence[Tally], games: int, time_s: float, rule: Rule
     return "\n".join(lines)
 
 
+def record_of(
+    result: GameResult, names: Sequence[str], rule: Rule, size: int, time_s: float
+) -> GameRecord:
+    """The game as a gomoku.core.records GameRecord; the arena's own reason sits in `extra`.
+
+    A loss by timeout keeps Reason "timeout"; an illegal move, a bad reply, a crash or a
+    refused START is recorded as a forfeit ("resign").
+    """
+    if result.winner is None:
+        verdict = "draw"
+    else:
+        verdict = "black" if result.winner == result.black else "white"
+    reason = result.reason if result.reason in ("five", "full_board", "timeout") else "resign"
+    return GameRecord(
+        rule=rule,
+        size=size,
+        black=names[result.black],
+        white=names[1 - result.black],
+        moves=list(result.moves),
+        times=[0.0 if seconds is None else seconds for seconds in result.times],
+        result=verdict,
+        reason=reason,
+        date=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        extra={
+            "arena": {
+                "game": result.index + 1,
+                "reason": result.reason,
+                "detail": result.detail,
+                "opening_stones": len(result.opening),
+                "time_per_move_s": time_s,
+            }
+        },
+    )
+
+
 def save_game(
     result: GameResult, names: Sequence[str], rule: Rule, size: int, time_s: float, out: Path
 ) -> Path:
-    """Writes one game as a plain text record (a header, then one move a line) and returns its path."""
-    black, white = names[result.black], names[1 - result.black]
-    if result.winner is None:
-        verdict = f"draw ({result.reason})"
-    else:
-        colour = "black" if result.winner == result.black else "white"
-        verdict = f"{colour} ({names[result.winner]}) wins: {result.reason}"
-        if result.detail:
-            verdict += f" ({result.detail})"
-    lines = [
-        f"# gomoku arena game {result.index + 1}",
-        f"black: {black}",
-        f"white: {white}",
-        f"rule: {rule.value}",
-        f"size: {size}",
-        f"time per move: {time_s:g} s",
-        f"opening stones: {len(result.opening)}",
-        f"result: {verdict}",
-        "moves (ply x,y point seconds):",
-    ]
-    for ply, (point, seconds) in enumerate(zip(result.moves, result.times, strict=True), start=1):
-        spent = "opening" if seconds is None else f"{seconds:.3f}"
-        lines.append(f"{ply} {point[0]},{point[1]} {format_point(point, size)} {spent}")
-    path = out / f"game-{result.index + 1:03d}.txt"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    """Saves one game in the project's record format, and as Piskvork .psq beside it."""
+    record = record_of(result, names, rule, size, time_s)
+    path = out / f"game-{result.index + 1:03d}{RECORD_SUFFIX}"
+    save_record(record, path)
+    save_record(record, path.with_suffix(PSQ_SUFFIX))
     return path
 
 
