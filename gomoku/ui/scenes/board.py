@@ -560,12 +560,13 @@ class BoardScene(Scene):
         if self._stalled:
             self.status = "The game is stuck: undo, restart or go back to the menu."
         elif isinstance(player, AIPlayer):
+            dots = "." * (1 + int(time.monotonic() * 3) % 3)  # moving dots: the window is alive
             if not player.thinking:
-                self.status = "The computer is getting ready..."
+                self.status = f"Computer getting ready{dots}"
             elif player.depth:
-                self.status = f"The computer is thinking (depth {player.depth})..."
+                self.status = f"Computer thinking · depth {player.depth}{dots}"
             else:
-                self.status = "The computer is thinking..."
+                self.status = f"Computer thinking{dots}"
         elif self._hint_request is not None:
             self.status = "Looking for a good move..."
         elif self.hint is not None:
