@@ -167,3 +167,25 @@ def test_static_board_is_cached_until_the_size_changes() -> None:
     view.layout(pygame.Rect(0, 0, 500, 500))
     view.draw(surface, Board())
     assert view._static is not first
+
+
+def test_coordinates_can_be_hidden() -> None:
+    board = Board()
+    view, with_labels = _render(board)
+    geo = view.geometry
+    x, y = geo.center((0, 7))
+    label_box = pygame.Rect(0, 0, int(geo.cell * 0.5), int(geo.cell * 0.5))
+    label_box.center = (round(x - geo.cell * 0.62), y)
+
+    def dark_pixels(surface: pygame.Surface) -> int:
+        return sum(
+            1
+            for px in range(label_box.left, label_box.right)
+            for py in range(label_box.top, label_box.bottom)
+            if _brightness(surface, (px, py)) < 110
+        )
+
+    assert dark_pixels(with_labels) > 5  # the "8" beside row 8
+    view.show_coordinates(False)
+    view.draw(with_labels, board)
+    assert dark_pixels(with_labels) == 0

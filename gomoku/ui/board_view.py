@@ -144,6 +144,13 @@ class BoardView:
         self._static: pygame.Surface | None = None
         self._stones: dict[tuple[Color, int], pygame.Surface] = {}
         self._ghosts: dict[tuple[Color, int], pygame.Surface] = {}
+        self.coordinates = True  # letters and numbers round the grid
+
+    def show_coordinates(self, show: bool) -> None:
+        """Draw the letters and numbers round the grid or not (the setting of the same name)."""
+        if show != self.coordinates:
+            self.coordinates = show
+            self._static = None
 
     def layout(self, area: pygame.Rect) -> None:
         """Fit the board into `area`; the static surface is rebuilt only if the size changed."""
@@ -216,6 +223,8 @@ class BoardView:
             center = local.center(point)
             pygame.draw.circle(surface, GRID_COLOR, center, star_radius)
             pygame.draw.aacircle(surface, GRID_COLOR, center, star_radius)
+        if not self.coordinates:
+            return surface.convert() if pygame.display.get_surface() else surface
         font = self._font(round(geo.cell * 0.4))
         gap = geo.cell * 0.62  # label centre distance from the outer line
         for i in range(self.size):

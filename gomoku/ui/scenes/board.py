@@ -606,6 +606,7 @@ class BoardScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         self.app.theme.draw_background(surface)
+        self.view.show_coordinates(bool(self.app.settings.show_coordinates))
         self.view.draw(surface, self.game.board, self._overlay())
         self._draw_panel(surface)
         if self.game.is_over:

@@ -139,6 +139,7 @@ class ReviewScene(Scene):
         theme, colors = self.app.theme, self.app.theme.colors
         theme.draw_background(surface)
         outcome = self.board.outcome()
+        self.view.show_coordinates(bool(self.app.settings.show_coordinates))
         self.view.draw(surface, self.board, Overlay(
             winning_line=outcome.line if outcome is not None else (),
             show_numbers=bool(self.app.settings.show_move_numbers),
