@@ -300,3 +300,17 @@ def test_review_after_the_end_steps_back_and_returns_to_the_finished_game(make_a
     assert app.current_name == "board"
     result = app.current.game.result
     assert result is not None and result.winner is Color.BLACK and app.current.game.board.ply == 9
+
+
+def test_bad_enter_data_is_reported_and_a_game_still_starts(make_app, tmp_path) -> None:
+    app = make_app()
+    start(app, mode="chess", level="insane", human_color="green", size=99,
+          time_control={"game_s": -5}, moves="h8")
+    assert app.current_name == "board"
+    texts = " ".join(n.text for n in app.notices)
+    assert "level" in texts and "colour" in texts and "size" in texts
+    click_point(app, (7, 7))
+    assert app.current.game.board.moves == [(7, 7)]
+    start(app, record_path=str(tmp_path / "missing.gomoku"), mode="local")
+    assert any("missing.gomoku" in n.text for n in app.notices)
+    assert app.current.game.board.ply == 0

@@ -134,8 +134,9 @@ class BoardScene(Scene):
             except RecordError as error:
                 self.app.notify(f"Could not go back to that game ({error}).", error=True)
         setup, problems = GameSetup.from_data(data, self.app.settings)
-        for problem in problems:
-            self.app.notify(f"Unusual game settings: {problem}; using your settings instead.", error=True)
+        if problems:
+            self.app.notify("Some game choices were not valid (" + "; ".join(problems)
+                            + "); your settings are used for them.", error=True)
         moves: list[Point] = []
         if data.get("record_path"):
             path = Path(str(data["record_path"]))
