@@ -314,3 +314,18 @@ def test_bad_enter_data_is_reported_and_a_game_still_starts(make_app, tmp_path) 
     start(app, record_path=str(tmp_path / "missing.gomoku"), mode="local")
     assert any("missing.gomoku" in n.text for n in app.notices)
     assert app.current.game.board.ply == 0
+
+
+def test_undo_while_the_computer_thinks_cancels_the_search(make_app) -> None:
+    app = make_app()
+    start(app, mode="ai", level="hard", human_color="black", rule="freestyle")
+    scene = app.current
+    click_point(app, (7, 7))
+    frames_until(app, lambda: scene.players[Color.WHITE].thinking)
+    press(app, pygame.K_u)
+    assert scene.game.board.ply == 0 and scene.game.to_move is Color.BLACK
+    assert not scene.players[Color.WHITE].thinking
+    for _ in range(30):  # the cancelled search's answer, if any, must not land
+        app.frame()
+        time.sleep(0.01)
+    assert scene.game.board.ply == 0
