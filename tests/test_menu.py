@@ -217,3 +217,17 @@ def test_the_attract_game_ignores_results_meant_for_others() -> None:
         assert game.board.ply == before + 1
     finally:
         engine.close()
+
+
+def test_the_vs_computer_panel_works_from_the_keyboard(app: App) -> None:
+    press_key(app, pygame.K_DOWN)  # vs Computer
+    press_key(app, pygame.K_RETURN)
+    menu = app.current
+    assert menu.panel_open and menu.level.highlighted
+    press_key(app, pygame.K_RIGHT)  # medium -> hard
+    press_key(app, pygame.K_DOWN)
+    press_key(app, pygame.K_RIGHT)  # black -> white
+    press_key(app, pygame.K_RETURN)  # Enter starts the game
+    name, data = app.switches[-1]
+    assert name == "board"
+    assert (data["level"], data["human_color"]) == ("hard", "white")

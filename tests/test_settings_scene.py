@@ -188,3 +188,15 @@ def test_settings_from_a_hand_edited_file_show_even_off_preset(home: Path) -> No
         assert scene.size.value == 17
     finally:
         app.close()
+
+
+def test_settings_work_from_the_keyboard(app: App) -> None:
+    press_key(app, pygame.K_DOWN)  # your name
+    press_key(app, pygame.K_DOWN)  # computer level
+    press_key(app, pygame.K_RIGHT)
+    assert saved(app)["level"] == "hard"
+    for _ in range(7):  # colour, rule, board size, time, effects, music, then mute
+        press_key(app, pygame.K_DOWN)
+    assert app.current.mute.highlighted
+    press_key(app, pygame.K_SPACE)
+    assert app.settings.mute is True and app.audio.muted

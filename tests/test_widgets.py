@@ -9,6 +9,7 @@ from gomoku.ui.theme import Theme
 from gomoku.ui.widgets import (
     Button,
     Choice,
+    FocusRing,
     Label,
     ListView,
     Panel,
@@ -251,3 +252,56 @@ def test_theme_sizes_scale_with_the_window() -> None:
     assert small.px(0.1) == 1
     assert big.font(big.text_px) is big.font(big.text_px)  # cached by size
     assert big.render("x", 20) is big.render("x", 20)
+
+
+def test_focus_ring_moves_with_keys_skips_inactive_widgets_and_wraps(theme: Theme) -> None:
+    first, hidden, disabled, last = (Button(theme, name) for name in "abcd")
+    hidden.visible = False
+    disabled.enabled = False
+    ring = FocusRing([first, hidden, disabled, last])
+    assert ring.handle_event(key(pygame.K_DOWN)) is True
+    assert ring.current is first and first.highlighted
+    ring.handle_event(key(pygame.K_DOWN))
+    assert ring.current is last and not first.highlighted
+    ring.handle_event(key(pygame.K_TAB))
+    assert ring.current is first  # wraps round
+    ring.handle_event(key(pygame.K_UP))
+    assert ring.current is last
+    ring.handle_event(motion((1, 1)))  # the mouse takes over
+    assert ring.current is None and not last.highlighted
+
+
+def test_the_focused_widget_takes_enter_space_and_arrows(theme: Theme) -> None:
+    button = Button(theme, "Go", (0, 0, 100, 40))
+    toggle = Toggle(theme, "Mute", False, (0, 50, 400, 40))
+    slider = Slider(theme, "Volume", 0.5, step=0.1, rect=(0, 100, 400, 40))
+    choice = Choice(theme, "Level", [(1, "One"), (2, "Two")], 1, (0, 150, 400, 40))
+    field = TextInput(theme, "Name", "Al", (0, 200, 400, 40))
+    ring = FocusRing([button, toggle, slider, choice, field])
+    assert button.handle_event(key(pygame.K_RETURN)) is False  # not focused yet
+    ring.move(1)
+    assert button.handle_event(key(pygame.K_RETURN)) is True
+    ring.move(1)
+    assert toggle.handle_event(key(pygame.K_SPACE)) is True and toggle.value is True
+    ring.move(1)
+    assert slider.handle_event(key(pygame.K_RIGHT)) is True and slider.value == pytest.approx(0.6)
+    ring.move(1)
+    assert choice.handle_event(key(pygame.K_RIGHT)) is True and choice.value == 2
+    ring.move(1)
+    field.handle_event(key(pygame.K_RETURN))
+    assert field.focused  # Enter starts editing
+    assert ring.handle_event(key(pygame.K_DOWN)) is False  # arrows belong to the text while typing
+    field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="an"))
+    assert field.handle_event(key(pygame.K_RETURN)) is True
+    assert field.text == "Alan"
+
+
+def test_the_focus_ring_is_drawn(theme: Theme, display) -> None:
+    toggle = Toggle(theme, "Mute", False, (100, 100, 400, 48))
+    display.fill((0, 0, 0))
+    toggle.draw(display)
+    edge = (300, 100 - theme.px(3))
+    plain = display.get_at(edge)
+    toggle.highlighted = True
+    toggle.draw(display)
+    assert display.get_at(edge) != plain

@@ -63,6 +63,7 @@ class Widget:
         self.visible = True
         self.enabled = True
         self.hover = False
+        self.highlighted = False  # has the keyboard focus (see FocusRing)
 
     @property
     def active(self) -> bool:
@@ -72,6 +73,20 @@ class Widget:
     def _track_hover(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:
             self.hover = self.rect.collidepoint(event.pos)
+
+    def _activation_key(self, event: pygame.event.Event) -> bool:
+        """Enter or Space while this widget has the keyboard focus."""
+        return (
+            self.highlighted
+            and event.type == pygame.KEYDOWN
+            and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+        )
+
+    def _draw_focus_ring(self, surface: pygame.Surface) -> None:
+        if self.highlighted and self.visible:
+            ring = self.rect.inflate(self.theme.px(8), self.theme.px(8))
+            pygame.draw.rect(surface, self.theme.colors.accent, ring, self.theme.px(2),
+                             self.theme.radius + self.theme.px(3))
 
     def handle_event(self, event: pygame.event.Event) -> bool:
         """React to one event; True when the user changed or activated the widget."""
@@ -175,6 +190,8 @@ class Button(Widget):
             return clicked
         elif event.type == pygame.KEYDOWN and self.hotkey is not None and event.key == self.hotkey:
             return True
+        elif self._activation_key(event):
+            return True
         return False
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -193,7 +210,7 @@ class Button(Widget):
             text_colour = colors.text
         radius = self.theme.radius
         pygame.draw.rect(surface, fill, self.rect, border_radius=radius)
-        if self.hover and self.enabled:
+        if (self.hover or self.highlighted) and self.enabled:
             pygame.draw.rect(surface, colors.accent, self.rect, self.theme.px(2), radius)
         px = min(self.theme.text_px, max(8, int(self.rect.height * 0.5)))
         text = self.theme.fit_text(self.text, px, self.rect.width - 2 * self.theme.pad, bold=True)
@@ -249,11 +266,17 @@ class Toggle(_LabelledControl):
             if flipped:
                 self.value = not self.value
                 return True
+        elif self._activation_key(event) or (
+            self.highlighted and event.type == pygame.KEYDOWN and event.key in (pygame.K_LEFT, pygame.K_RIGHT)
+        ):
+            self.value = not self.value
+            return True
         return False
 
     def draw(self, surface: pygame.Surface) -> None:
         if not self.visible:
             return
+        self._draw_focus_ring(surface)
         self._draw_label(surface)
         colors = self.theme.colors
         height = round(self.rect.height * 0.62)
@@ -347,6 +370,8 @@ class Slider(_LabelledControl):
             self.dragging = False
         elif event.type == pygame.MOUSEWHEEL and self.hover:
             return self._set(self.value + self.step * event.y)
+        elif self.highlighted and event.type == pygame.KEYDOWN and event.key in (pygame.K_LEFT, pygame.K_RIGHT):
+            return self._set(self.value + self.step * (1 if event.key == pygame.K_RIGHT else -1))
         return False
 
     def text_value(self) -> str:
@@ -357,6 +382,7 @@ class Slider(_LabelledControl):
     def draw(self, surface: pygame.Surface) -> None:
         if not self.visible:
             return
+        self._draw_focus_ring(surface)
         self._draw_label(surface)
         colors = self.theme.colors
         track = self.track_rect
@@ -438,7 +464,7 @@ class Choice(_LabelledControl):
             self._pressed = False
             if inside:
                 return self.step(-1 if event.pos[0] < area.left + area.width // 3 else 1)
-        elif event.type == pygame.KEYDOWN and self.hover:
+        elif event.type == pygame.KEYDOWN and (self.hover or self.highlighted):
             if event.key == pygame.K_LEFT:
                 return self.step(-1)
             if event.key == pygame.K_RIGHT:
@@ -448,6 +474,7 @@ class Choice(_LabelledControl):
     def draw(self, surface: pygame.Surface) -> None:
         if not self.visible:
             return
+        self._draw_focus_ring(surface)
         self._draw_label(surface)
         colors, theme = self.theme.colors, self.theme
         area = self.control_rect
@@ -530,6 +557,8 @@ class TextInput(_LabelledControl):
                 return self.commit()
             return False
         if not self.focused:
+            if self._activation_key(event) and event.key != pygame.K_SPACE:
+                self.focus()
             return False
         if event.type == pygame.TEXTINPUT:
             printable = "".join(ch for ch in event.text if ch.isprintable())
@@ -548,6 +577,7 @@ class TextInput(_LabelledControl):
     def draw(self, surface: pygame.Surface) -> None:
         if not self.visible:
             return
+        self._draw_focus_ring(surface)
         self._draw_label(surface)
         colors, theme = self.theme.colors, self.theme
         box = self.control_rect.inflate(0, -round(self.rect.height * 0.12))
@@ -694,3 +724,60 @@ class ListView(Widget):
         top = self.rect.top + theme.px(6) + round((track_h - bar_h) * self.scroll / max_scroll)
         bar = pygame.Rect(self.rect.right - theme.px(10), top, theme.px(5), bar_h)
         pygame.draw.rect(surface, theme.colors.text_dim, bar, border_radius=bar.width // 2)
+
+
+class FocusRing:
+    """Keyboard focus over a list of widgets: Up/Down and Tab/Shift+Tab move it, skipping hidden
+    and disabled ones; the focused widget is `highlighted` and takes Enter, Space, Left, Right.
+
+    Moving the mouse hides the focus (the pointer takes over) until a key is pressed again.
+    """
+
+    def __init__(self, widgets: Sequence[Widget] = ()) -> None:
+        self.widgets: list[Widget] = list(widgets)
+        self.index: int | None = None
+
+    @property
+    def current(self) -> Widget | None:
+        return self.widgets[self.index] if self.index is not None else None
+
+    def set_widgets(self, widgets: Sequence[Widget]) -> None:
+        self.clear()
+        self.widgets = list(widgets)
+
+    def clear(self) -> None:
+        for widget in self.widgets:
+            widget.highlighted = False
+        self.index = None
+
+    def move(self, step: int) -> None:
+        """Focus the next (step 1) or previous (step -1) active widget, wrapping round."""
+        active = [i for i, w in enumerate(self.widgets) if w.active]
+        if not active:
+            self.clear()
+            return
+        if self.index not in active:
+            target = active[0] if step > 0 else active[-1]
+        else:
+            target = active[(active.index(self.index) + step) % len(active)]
+        self.clear()
+        self.index = target
+        self.widgets[target].highlighted = True
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        """Move the focus on Up/Down/Tab; True when the event was used for that."""
+        if any(isinstance(w, TextInput) and w.focused for w in self.widgets):
+            return False  # typing: the keys belong to the text field
+        if event.type == pygame.MOUSEMOTION and self.index is not None:
+            self.clear()
+            return False
+        if event.type != pygame.KEYDOWN:
+            return False
+        shift = getattr(event, "mod", 0) & pygame.KMOD_SHIFT
+        if event.key == pygame.K_DOWN or (event.key == pygame.K_TAB and not shift):
+            self.move(1)
+            return True
+        if event.key == pygame.K_UP or event.key == pygame.K_TAB:
+            self.move(-1)
+            return True
+        return False

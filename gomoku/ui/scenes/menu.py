@@ -18,7 +18,7 @@ from gomoku.ui.scenes import (
     size_options,
     time_control_options,
 )
-from gomoku.ui.widgets import Button, Choice, Label, Panel, column
+from gomoku.ui.widgets import Button, Choice, FocusRing, Label, Panel, column
 
 ATTRACT_MOVE_S = 1.0
 """Seconds between moves of the game behind the menu."""
@@ -165,7 +165,7 @@ class MenuScene(Scene):
             self.continue_button, self.ai_button, self.local_button, self.lan_button,
             self.load_button, self.settings_button, self.quit_button,
         ]
-        self.focus: int | None = None
+        self.focus = FocusRing(self.buttons)
         # The vs Computer panel: hidden until asked for.
         self.panel_open = False
         self.panel = Panel(theme, title="Play the computer")
@@ -179,6 +179,7 @@ class MenuScene(Scene):
         self.start_button = Button(theme, "Start", primary=True, hotkey=pygame.K_RETURN)
         self.back_button = Button(theme, "Back")
         self.choices = [self.level, self.color, self.rule, self.size, self.time]
+        self.panel_focus = FocusRing([*self.choices, self.back_button, self.start_button])
         self.board_rect = pygame.Rect(0, 0, 0, 0)
         self._backdrop: pygame.Surface | None = None
         self._backdrop_key: tuple[Any, ...] = ()
@@ -194,7 +195,8 @@ class MenuScene(Scene):
         self.panel_open = bool(data.get("vs_computer", False))
         if data.get("attract_moves"):
             self.attract.start_from([(int(x), int(y)) for x, y in data["attract_moves"]])
-        self.focus = None
+        self.focus.clear()
+        self.panel_focus.clear()
         self.continue_button.visible = self._can_continue()
         self._load_choices()
         self.resize(self.app.screen_size)  # the button column depends on whether Continue shows
@@ -285,26 +287,12 @@ class MenuScene(Scene):
         if self.panel_open:
             self._handle_panel(event)
             return
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_UP, pygame.K_DOWN, pygame.K_TAB):
-            self._move_focus(-1 if event.key == pygame.K_UP else 1)
+        if self.focus.handle_event(event):
             return
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-            if self.focus is not None:
-                self._activate(self.buttons[self.focus])
-            return
-        if event.type == pygame.MOUSEMOTION:
-            self.focus = None
         for button in self.buttons:
             if button.handle_event(event):
                 self._activate(button)
                 return
-
-    def _move_focus(self, step: int) -> None:
-        shown = [i for i, b in enumerate(self.buttons) if b.visible and b.enabled]
-        if self.focus not in shown:
-            self.focus = shown[0] if step > 0 else shown[-1]
-        else:
-            self.focus = shown[(shown.index(self.focus) + step) % len(shown)]
 
     def _activate(self, button: Button) -> None:
         app = self.app
@@ -313,6 +301,9 @@ class MenuScene(Scene):
         elif button is self.ai_button:
             self._load_choices()
             self.panel_open = True
+            self.panel_focus.clear()
+            if self.focus.index is not None:  # opened from the keyboard: keep going by keyboard
+                self.panel_focus.move(1)
         elif button is self.local_button:
             app.switch("board", {"mode": "local", "rule": app.settings.rule,
                                  "size": app.settings.effective_board_size})
@@ -328,6 +319,8 @@ class MenuScene(Scene):
     def _handle_panel(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.panel_open = False
+            return
+        if self.panel_focus.handle_event(event):
             return
         if self.back_button.handle_event(event):
             self.panel_open = False
@@ -371,9 +364,7 @@ class MenuScene(Scene):
         self.title.draw(surface)
         self.subtitle.draw(surface)
         self.keys_hint.draw(surface)
-        for index, button in enumerate(self.buttons):
-            if self.focus is not None:
-                button.hover = index == self.focus
+        for button in self.buttons:
             button.draw(surface)
         if self.panel_open:
             self._draw_panel(surface)

@@ -18,6 +18,7 @@ from gomoku.ui.scenes import (
 from gomoku.ui.widgets import (
     Button,
     Choice,
+    FocusRing,
     Label,
     Panel,
     Slider,
@@ -59,10 +60,12 @@ class SettingsScene(Scene):
         self.view_widgets: list[Widget] = [
             self.sfx, self.music, self.mute, self.numbers, self.coordinates, self.fullscreen,
         ]
+        self.focus = FocusRing([*self.game_widgets, *self.view_widgets, self.back_button])
 
     # --- scene protocol ------------------------------------------------------------------
 
     def enter(self, data: dict[str, Any]) -> None:
+        self.focus.clear()
         self.load_from_settings()
 
     def leave(self) -> None:
@@ -139,6 +142,8 @@ class SettingsScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and not self.name_input.focused:
             self.app.switch("menu", {})
+            return
+        if self.focus.handle_event(event):
             return
         if self.back_button.handle_event(event):
             self.app.switch("menu", {})
