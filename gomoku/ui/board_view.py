@@ -125,6 +125,7 @@ class Overlay:
     winning_line: tuple[Point, ...] = ()
     show_numbers: bool = False
     mark_last: bool = True
+    last_grow: float = 0.0  # the newest stone drawn this much larger (a settling animation)
 
 
 def _default_font(px: int, bold: bool = False) -> pygame.font.Font:
@@ -182,8 +183,10 @@ class BoardView:
         numbers = {p: i + 1 for i, p in enumerate(board.moves)} if overlay.show_numbers else {}
         for y, x in zip(*np.nonzero(board.grid), strict=True):
             color = Color(int(board.grid[y, x]))
-            sprite = self.stone(color, radius)
-            center = geo.center((int(x), int(y)))
+            point = (int(x), int(y))
+            grow = overlay.last_grow if point == board.last_move else 0.0
+            sprite = self.stone(color, round(radius * (1.0 + grow)))
+            center = geo.center(point)
             surface.blit(sprite, sprite.get_rect(center=center))
             if numbers and (int(x), int(y)) != board.last_move:
                 self._draw_number(surface, center, numbers.get((int(x), int(y))), color)

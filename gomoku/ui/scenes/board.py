@@ -40,6 +40,8 @@ from gomoku.ui.scene import Scene
 from gomoku.ui.widgets import Button, blit_text
 
 HINT_LIMIT = SearchLimit(time_s=1.0)
+SETTLE_SECONDS = 0.14  # a new stone lands slightly large and settles in this time
+SETTLE_GROW = 0.12
 WARN_SECONDS = 10.0
 CONFIRM_SECONDS = 3.0
 REASON_TEXT = {
@@ -76,6 +78,7 @@ class BoardScene(Scene):
         self.board_area = pygame.Rect(0, 0, 600, 600)
         self.panel_rect = pygame.Rect(600, 0, 400, 600)
         self.banner_rect = pygame.Rect(0, 0, 0, 0)
+        self._placed_at = -1.0  # when the newest stone landed (monotonic seconds)
         self.buttons = {
             "undo": Button(theme, "Undo", hotkey=pygame.K_u),
             "restart": Button(theme, "Restart", hotkey=pygame.K_r),
@@ -464,6 +467,7 @@ class BoardScene(Scene):
             self.app.notify(f"{player.name} tried an illegal move: {error.reason.value}.", error=True)
             return
         self.app.audio.play("place")
+        self._placed_at = time.monotonic()
         self.players[color.other].opponent_moved(move)
         self.hint = None
         self._turn_begun = False
@@ -603,6 +607,7 @@ class BoardScene(Scene):
             forbidden=forbidden,
             winning_line=outcome.line if outcome is not None else (),
             show_numbers=bool(self.app.settings.show_move_numbers),
+            last_grow=SETTLE_GROW * max(0.0, 1.0 - (time.monotonic() - self._placed_at) / SETTLE_SECONDS),
         )
 
     def draw(self, surface: pygame.Surface) -> None:
