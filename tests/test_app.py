@@ -11,7 +11,15 @@ from pathlib import Path
 import pygame
 import pytest
 
-from gomoku.ui.app import NOTICE_SECONDS, SCENES, App, AppOptions, parse_args, parse_size
+from gomoku.ui.app import (
+    NOTICE_MAX_SECONDS,
+    NOTICE_SECONDS,
+    SCENES,
+    App,
+    AppOptions,
+    parse_args,
+    parse_size,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,6 +72,17 @@ def test_a_notice_shows_then_goes_away_after_a_few_seconds(make_app) -> None:
     assert [n.text for n in app.notices] == ["Saved your game"]
     for _ in range(int(NOTICE_SECONDS / 0.5) + 1):
         app.frame(0.5)
+    assert app.notices == []
+
+
+def test_a_long_notice_stays_longer_but_not_forever(make_app) -> None:
+    app = make_app()
+    app.notify("short")
+    app.notify("A long explanation of what went wrong with the settings file, and what the game did. " * 2)
+    app.frame(NOTICE_SECONDS + 0.1)
+    assert [n.text for n in app.notices if n.text != "short"]
+    assert all(n.text != "short" for n in app.notices)
+    app.frame(NOTICE_MAX_SECONDS)
     assert app.notices == []
 
 

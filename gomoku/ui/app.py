@@ -35,6 +35,7 @@ WINDOW_TITLE = "Gomoku"
 DEFAULT_WINDOW_SIZE = (1280, 800)
 MIN_WINDOW_SIZE = (640, 400)
 NOTICE_SECONDS = 4.5
+NOTICE_MAX_SECONDS = 12.0
 MAX_NOTICES = 3
 SCREENSHOT_FRAMES = 45
 STARTUP_PROBE_ENV = "GOMOKU_STARTUP_PROBE"
@@ -76,6 +77,10 @@ class Notice:
     text: str
     error: bool
     seconds_left: float = NOTICE_SECONDS
+
+    def __post_init__(self) -> None:
+        # Long messages stay longer: about 20 characters a second of reading, within limits.
+        self.seconds_left = min(NOTICE_MAX_SECONDS, max(self.seconds_left, 2.0 + len(self.text) / 20))
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -242,7 +247,7 @@ class App:
         """Show `text` in a banner for a few seconds (the newest at the bottom of the stack)."""
         log.info("notice: %s", text)
         if self.notices and self.notices[-1].text == text:
-            self.notices[-1].seconds_left = NOTICE_SECONDS
+            self.notices[-1] = Notice(text, error)  # the same message again: show it afresh
             return
         self.notices.append(Notice(text, error))
         del self.notices[:-MAX_NOTICES]
