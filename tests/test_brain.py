@@ -384,6 +384,57 @@ def test_console_script_plays_a_session_end_to_end():
             brain.process.kill()
 
 
+MIDDLE_GAME = [
+    "7,7,2",
+    "8,8,1",
+    "8,6,2",
+    "6,8,1",
+    "9,7,2",
+    "7,9,1",
+    "6,6,2",
+    "9,9,1",
+    "10,8,2",
+    "5,7,1",
+]
+"""Ten stones of a tactical middle game: the opponent (2) is black, we play white."""
+
+
+def test_console_script_hard_answers_inside_turn_and_match_limits():
+    brain = BrainProcess()  # the default level: hard
+    try:
+        brain.send("INFO timeout_turn 500")
+        brain.send("START 15")
+        assert brain.read_reply(timeout=180) == "OK"
+        began = time.monotonic()
+        for line in ["BOARD", *MIDDLE_GAME, "DONE"]:
+            brain.send(line)
+        board_reply = brain.read_reply(timeout=5)
+        assert time.monotonic() - began < 0.5, "over timeout_turn"
+        # The match clock, not the 30 s turn limit, decides: 2 s left for the rest of the game.
+        brain.send("INFO timeout_turn 30000")
+        brain.send("INFO timeout_match 60000")
+        brain.send("INFO time_left 2000")
+        x, y = map(int, board_reply.split(","))
+        board = Board.from_moves(
+            [(7, 7), (8, 8), (8, 6), (6, 8), (9, 7), (7, 9), (6, 6), (9, 9), (10, 8), (5, 7)]
+        )
+        board.push(x, y)
+        opponent = next(
+            p for p in [(11, 9), (10, 10), (4, 4), (3, 3), (12, 12)] if board.is_legal(*p)
+        )
+        began = time.monotonic()
+        brain.send(f"TURN {opponent[0]},{opponent[1]}")
+        reply = brain.read_reply(timeout=5)
+        assert time.monotonic() - began < 0.4, "2 s left must not be spent on one move"
+        board.push(*opponent)
+        assert board.is_legal(*map(int, reply.split(",")))
+        brain.send("END")
+        assert brain.close() == 0
+    finally:
+        if brain.process.poll() is None:
+            brain.process.kill()
+
+
 def test_console_script_help_and_bad_flags():
     done = subprocess.run([str(SCRIPT), "--help"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "--level" in done.stdout and "INFO level" in done.stdout
