@@ -329,3 +329,22 @@ def test_undo_while_the_computer_thinks_cancels_the_search(make_app) -> None:
         app.frame()
         time.sleep(0.01)
     assert scene.game.board.ply == 0
+
+
+def test_the_menu_offers_continue_only_while_a_game_is_open(make_app, tmp_path) -> None:
+    home = tmp_path / "player"
+    app = make_app(home=home)
+    start(app, mode="local", rule="freestyle")
+    click_point(app, (7, 7))
+    press(app, pygame.K_ESCAPE)  # back to the menu: the game is kept
+    assert app.current_name == "menu" and app.current.continue_button.visible
+    click_button(app, app.current.continue_button.rect)
+    assert app.current_name == "board" and app.current.game.board.moves == [(7, 7)]
+    scene = app.current
+    for x in range(4):
+        click_point(app, (3 + x, 9))
+        click_point(app, (8 + x, 7) if x else (8, 8))
+    click_point(app, (7, 9))  # white completes d9-h9
+    assert scene.game.is_over and scene.game.result.winner is Color.WHITE
+    press(app, pygame.K_ESCAPE)
+    assert app.current_name == "menu" and not app.current.continue_button.visible
