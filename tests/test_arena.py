@@ -119,7 +119,7 @@ def test_an_illegal_move_loses_also_with_parallel_jobs(tmp_path):
     for record in records:
         assert record.result == "black" and record.extra["arena"]["reason"] == "illegal"
         assert record.reason == "resign" and record.moves[-1] == (0, 0)
-    assert "stubborn.py#1 scores 50.0% (Elo difference +0)" in done.stdout
+    assert "stubborn.py#1 scores 50.0% (Elo difference +0; 95% interval 15.0-85.0%)" in done.stdout
 
 
 def test_bad_arguments_are_refused_with_a_message(tmp_path):

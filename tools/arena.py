@@ -303,6 +303,19 @@ def elo_difference(score: float) -> float | None:
     return -400 * math.log10(1 / score - 1)
 
 
+def wilson_interval(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson 95% interval of a score fraction over `games` (draws count half)."""
+    if games <= 0:
+        return 0.0, 1.0
+    centre = (score + z * z / (2 * games)) / (1 + z * z / games)
+    half = (
+        z
+        * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games))
+        / (1 + z * z / games)
+    )
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def summary_text(tallies: Sequence[Tally], games: int, time_s: float, rule: Rule) -> str:
     lines = [f"{games} games, {time_s:g} s per move, rule {rule.value}"]
     header = f"{'engine':<28} {'W':>4} {'L':>4} {'D':>4}  {'as black W/L/D':>15}  {'as white W/L/D':>15}  {'avg s':>6} {'max s':>6}"
@@ -324,7 +337,11 @@ def summary_text(tallies: Sequence[Tally], games: int, time_s: float, rule: Rule
         score = (first.wins + first.draws / 2) / games
         elo = elo_difference(score)
         elo_text = f"{round(elo):+d}" if elo is not None else ("+inf" if score >= 1 else "-inf")
-        lines.append(f"{first.name} scores {100 * score:.1f}% (Elo difference {elo_text})")
+        low, high = wilson_interval(score, games)
+        lines.append(
+            f"{first.name} scores {100 * score:.1f}% (Elo difference {elo_text}; "
+            f"95% interval {100 * low:.1f}-{100 * high:.1f}%)"
+        )
     return "\n".join(lines)
 
 
