@@ -74,7 +74,8 @@ def test_turn_plays_the_opponent_then_answers_with_a_legal_move():
 def test_commands_are_case_insensitive_and_crlf_is_accepted():
     brain = Brain(level=Level.EASY)
     assert brain.handle("start 15\r\n") == ["OK"]
-    assert move_of(brain.handle("turn 7,7\r\n")) != (7, 7)
+    assert brain.handle("info\ttimeout_turn   200") == [] and brain.clock.timeout_turn_ms == 200
+    assert move_of(brain.handle("turn\t7,7\r\n")) != (7, 7)
 
 
 @pytest.mark.parametrize(

@@ -202,11 +202,11 @@ class Brain:
         try:
             if self._block is not None:
                 return self._block_line(text)
-            command, _, argument = text.partition(" ")
+            command, *rest = text.split(None, 1)
             handler = self._handlers().get(command.upper())
             if handler is None:
                 return [f"UNKNOWN command not understood: {text}"]
-            return handler(argument.strip())
+            return handler(rest[0].strip() if rest else "")
         except ProtocolError as error:
             return [f"ERROR {error}"]
         except Exception as error:  # never crash the brain: the manager would score a loss
@@ -308,8 +308,8 @@ class Brain:
         return None
 
     def _info(self, argument: str) -> list[str]:
-        key, _, value = argument.partition(" ")
-        key, value = key.lower(), value.strip()
+        key, *rest = argument.split(None, 1) or [""]
+        key, value = key.lower(), (rest[0].strip() if rest else "")
         if key in ("timeout_turn", "timeout_match", "time_left", "max_memory", "game_type"):
             try:
                 number = int(value)
