@@ -285,3 +285,14 @@ def test_an_engine_that_cannot_load_is_reported_once(make_app) -> None:
     assert [n.text for n in app.notices if "computer player" in n.text] == [
         "The computer player could not start (numba is missing); two-player games still work."
     ]
+
+
+def test_if_the_menu_itself_fails_the_game_stops_with_a_plain_message(make_app, tmp_path, monkeypatch, capsys) -> None:
+    (tmp_path / "broken_menu_module.py").write_text(
+        BROKEN_SCENE.replace('name = "broken"', 'name = "menu"'), encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(SCENES, "menu", "broken_menu_module")
+    app = make_app()
+    assert app.run() == 1
+    assert "the game stopped after an internal error: a bug in a scene" in capsys.readouterr().err

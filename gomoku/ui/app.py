@@ -11,6 +11,7 @@ import argparse
 import importlib
 import logging
 import os
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -394,18 +395,22 @@ class App:
                     self.frame(min(dt, 0.1))
                 except Exception as error:  # a scene bug must not end the game with a traceback
                     log.exception("error in scene %s", self.current_name)
-                    self._recover(error)
+                    if not self._recover(error):
+                        print(f"gomoku: the game stopped after an internal error: {error}", file=sys.stderr)
+                        return 1
             return 0
         finally:
             self.close()
 
-    def _recover(self, error: Exception) -> None:
+    def _recover(self, error: Exception) -> bool:
+        """Show the error and go back to the menu; False if the menu itself failed."""
         if self.current_name == "menu":
-            raise error  # nothing to fall back to
+            return False  # nothing to fall back to
         self.notify(f"Something went wrong ({error}); back to the menu.", error=True)
         self._scenes.pop(self.current_name, None)  # a fresh instance next time
         self.current = None
         self.switch("menu")
+        return True
 
     def _take_screenshot(self, path: Path) -> int:
         for _ in range(max(1, self.options.screenshot_frames)):
