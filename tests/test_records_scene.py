@@ -136,3 +136,14 @@ def test_the_selected_game_is_previewed_and_a_damaged_one_explained(app: App) ->
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_DOWN, mod=0, unicode=""))
     app.frame()
     assert isinstance(scene.preview, str) and scene.preview.startswith("Cannot be opened")
+
+
+def test_enter_saves_once_the_name_is_typed(app: App) -> None:
+    app.switch("records", {"save": _record(), "back": "menu"})
+    app.frame()
+    type_name(app, "quick")
+    assert not (app.paths.saves_dir / "quick.gomoku").exists()  # Enter in the field only ends the edit
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+    app.frame()
+    assert (app.paths.saves_dir / "quick.gomoku").exists()
+    assert app.current_name == "menu"

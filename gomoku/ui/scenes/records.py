@@ -167,7 +167,8 @@ class RecordsScene(Scene):
             if self.name_input.handle_event(event) or self.format_choice.handle_event(event):
                 self._overwrite_armed = None
                 return
-            if self.save_button.handle_event(event):
+            enter = event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER)
+            if self.save_button.handle_event(event) or enter:
                 self.save()
                 return
         elif self.load_button.handle_event(event):
