@@ -348,3 +348,33 @@ def test_the_menu_offers_continue_only_while_a_game_is_open(make_app, tmp_path) 
     assert scene.game.is_over and scene.game.result.winner is Color.WHITE
     press(app, pygame.K_ESCAPE)
     assert app.current_name == "menu" and not app.current.continue_button.visible
+
+
+def test_a_remote_opponent_is_asked_before_an_undo(make_app) -> None:
+    from gomoku.ui.players import RemotePlayer
+
+    app = make_app()
+    start(app, mode="local", rule="freestyle", human_color="black")
+    scene = app.current
+    sent: list[dict] = []
+    remote = RemotePlayer(Color.WHITE, "Friend", sent.append)
+    scene.players[Color.WHITE] = remote
+    click_point(app, (7, 7))
+    assert sent[-1] == {"type": "move", "point": [7, 7]}  # our move went to the friend
+    remote.receive_move((8, 8))
+    app.frame()
+    assert scene.game.board.moves == [(7, 7), (8, 8)]
+    press(app, pygame.K_u)
+    assert sent[-1] == {"type": "undo_request"}
+    assert scene.game.board.ply == 2  # nothing happens before the answer
+    remote.receive_answer(True)
+    app.frame()
+    assert scene.game.board.ply == 0  # our stone and the friend's reply
+    click_point(app, (7, 7))
+    remote.receive_move((8, 8))
+    app.frame()
+    press(app, pygame.K_u)
+    remote.receive_answer(False)
+    app.frame()
+    assert scene.game.board.moves == [(7, 7), (8, 8)]
+    assert any("did not agree" in n.text for n in app.notices)

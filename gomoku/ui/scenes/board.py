@@ -79,6 +79,7 @@ class BoardScene(Scene):
         self.panel_rect = pygame.Rect(600, 0, 400, 600)
         self.banner_rect = pygame.Rect(0, 0, 0, 0)
         self._placed_at = -1.0  # when the newest stone landed (monotonic seconds)
+        self._pending_request: str | None = None  # "undo" or "restart" awaiting a remote answer
         self.buttons = {
             "undo": Button(theme, "Undo", hotkey=pygame.K_u),
             "restart": Button(theme, "Restart", hotkey=pygame.K_r),
@@ -185,6 +186,7 @@ class BoardScene(Scene):
                 self.players[color] = LocalPlayer(color, info.name)
         self.hint = None
         self._hint_request = None
+        self._pending_request = None
         self._stalled = False
         self._finished_handled = game.is_over
         self._saved_once = False
@@ -346,42 +348,67 @@ class BoardScene(Scene):
     # --- actions -------------------------------------------------------------------------
 
     def _requester(self) -> Color | None:
-        """Whose undo it is: the human's colour vs the computer, None (one stone) for two players."""
-        return self.setup.human_color if self.setup.mode == "ai" else None
+        """Whose undo it is: the human's colour when the other side is not at this screen
+        (the computer, a remote player), else None (two players: one stone back)."""
+        human = self.setup.human_color
+        other = self.players.get(human.other)
+        return human if other is not None and not isinstance(other, LocalPlayer) else None
 
     def _opponent_of_requester(self) -> Player:
+        """Who must agree: the other side of the requester, or (two players) the side to move,
+        whose opponent played the stone to take back."""
         asker = self._requester()
-        return self.players[asker.other if asker is not None else self.game.to_move.other]
+        return self.players[asker.other if asker is not None else self.game.to_move]
 
     def undo(self) -> bool:
-        """Take back the last move (vs the computer: the player's last stone and the reply)."""
-        asker = self._requester()
-        if not self.game.can_undo(asker):
+        """Take back the last move (vs the computer: the player's last stone and the reply).
+
+        The opponent is asked first; a remote one may answer later (see `_poll_request`).
+        """
+        if not self.game.can_undo(self._requester()):
             self.app.audio.play("invalid")
             return False
-        if self._opponent_of_requester().request_undo() is not Agreement.AGREED:
-            self.app.notify("The opponent did not agree to take the move back.")
-            return False
-        self._cancel_turns()
-        self.game.undo(asker, time.monotonic())
-        self._after_position_change()
-        return True
+        return self._ask("undo", self._opponent_of_requester().request_undo())
 
     def restart(self) -> bool:
-        """Start the same game again from an empty board (same colours)."""
-        if self._opponent_of_requester().request_restart() is not Agreement.AGREED:
-            self.app.notify("The opponent did not agree to restart.")
+        """Start the same game again from an empty board (same colours), once the opponent agrees."""
+        return self._ask("restart", self._opponent_of_requester().request_restart())
+
+    def _ask(self, request: str, answer: Agreement) -> bool:
+        if answer is Agreement.PENDING:
+            self._pending_request = request
+            self.app.notify(f"Asked the opponent to {'take back a move' if request == 'undo' else 'restart'}...")
             return False
-        self._cancel_turns()
-        self.game.restart(time.monotonic())
-        self._after_position_change()
+        if answer is Agreement.REFUSED:
+            self.app.notify(f"The opponent did not agree to {'take the move back' if request == 'undo' else 'restart'}.")
+            return False
+        self._carry_out(request)
         return True
+
+    def _carry_out(self, request: str) -> None:
+        self._cancel_turns()
+        now = time.monotonic()
+        if request == "undo":
+            self.game.undo(self._requester(), now)
+        else:
+            self.game.restart(now)
+        self._after_position_change()
+
+    def _poll_request(self) -> None:
+        """A remote opponent's answer to the undo or restart asked for."""
+        if self._pending_request is None:
+            return
+        answer = self._opponent_of_requester().answer()
+        if answer is Agreement.PENDING:
+            return
+        request, self._pending_request = self._pending_request, None
+        self._ask(request, answer)
 
     def resign(self) -> None:
         """The human gives up (two players: the side to move)."""
         if self.game.is_over:
             return
-        loser = self.setup.human_color if self.setup.mode == "ai" else self.game.to_move
+        loser = self._requester() or self.game.to_move
         self._cancel_turns()
         self.game.resign(loser, time.monotonic())
 
@@ -430,6 +457,7 @@ class BoardScene(Scene):
                 self._tick_countdown(now)
                 self._play_turn(now)
         self._poll_hint()
+        self._poll_request()
         self._report_autosave_errors()
         if self.game.is_over and not self._finished_handled:
             self._finish()
@@ -519,7 +547,7 @@ class BoardScene(Scene):
         self._cancel_turns()
         outcome = self.game.result
         assert outcome is not None
-        if self.setup.mode == "ai" and outcome.winner is not None and outcome.winner is not self.setup.human_color:
+        if self._requester() is not None and outcome.winner not in (None, self.setup.human_color):
             self.app.audio.play("lose")
         else:
             self.app.audio.play("win")
@@ -577,14 +605,17 @@ class BoardScene(Scene):
         elif self.hint is not None:
             self.status = f"Hint: {point_name(self.hint, game.board.size)}"
         elif player is not None:
-            who = "Your move" if self.setup.mode == "ai" else f"{player.name} to move"
+            who = "Your move" if self._requester() is not None else f"{player.name} to move"
             self.status = f"{who} ({game.to_move.label})"
 
     def _result_title(self, outcome: Outcome) -> str:
         if outcome.winner is None:
             return "A draw"
-        if self.setup.mode == "ai":
-            return "You win!" if outcome.winner is self.setup.human_color else "The computer wins"
+        if self._requester() is not None:  # one person at this screen
+            if outcome.winner is self.setup.human_color:
+                return "You win!"
+            winner = self.players[outcome.winner]
+            return "The computer wins" if isinstance(winner, AIPlayer) else f"{winner.name} wins"
         return f"{self.game.player(outcome.winner).name} wins ({outcome.winner.label})"
 
     def _overlay(self) -> Overlay:
