@@ -127,3 +127,36 @@ def test_ai_limit_fits_the_clock() -> None:
     assert ai_limit(Level.HARD, remaining_s=10).time_s < 1.0
     assert ai_limit(Level.HARD, move_s=1).time_s < 1.0
     assert ai_limit(Level.EASY, remaining_s=1000).time_s == pytest.approx(0.05)
+
+
+def test_game_setup_takes_the_enter_data_and_fills_the_rest_from_settings() -> None:
+    import random
+
+    from gomoku.core.settings import Settings
+    from gomoku.core.types import Rule
+    from gomoku.ui.players import GameSetup
+
+    settings = Settings(player_name="Ann", level="hard", rule="renju", game_s=300, board_size=18)
+    setup, problems = GameSetup.from_data({"mode": "local"}, settings)
+    assert problems == []
+    assert (setup.mode, setup.level, setup.rule, setup.size) == ("local", Level.HARD, Rule.RENJU, 15)
+    assert setup.time_control.game_s == 300 and setup.human_name == "Ann"
+    setup, _ = GameSetup.from_data({"rule": "freestyle"}, settings)
+    assert setup.size == 18  # the freestyle size from the settings
+    setup, _ = GameSetup.from_data({"human_color": "random"}, settings, random.Random(1))
+    assert setup.human_color in (Color.BLACK, Color.WHITE)
+    assert setup.swapped().human_color is setup.human_color.other
+    infos = GameSetup(mode="ai", human_color=Color.WHITE, level=Level.EASY).player_infos()
+    assert infos[Color.BLACK].kind == "ai" and infos[Color.BLACK].level == "easy"
+
+
+def test_game_setup_reports_bad_values_and_uses_the_settings() -> None:
+    from gomoku.core.settings import Settings
+    from gomoku.ui.players import GameSetup
+
+    setup, problems = GameSetup.from_data(
+        {"mode": "online", "level": "godlike", "size": 3, "time_control": {"game_s": "soon"}}, Settings()
+    )
+    assert len(problems) == 4
+    assert setup.mode == "ai" and setup.level is Level.MEDIUM and setup.size == 15
+    assert setup.time_control.is_untimed
