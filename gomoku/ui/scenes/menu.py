@@ -142,7 +142,11 @@ class AttractGame:
 
 class MenuScene(Scene):
     """Continue, vs Computer (with its options panel), Two players, LAN duel, Load game,
-    Settings, Quit; Up/Down and Enter work too."""
+    Settings, Quit; Up/Down and Enter work too.
+
+    Enter data (all optional): `vs_computer: True` opens the options panel at once;
+    `attract_moves: [[x, y], ...]` sets the position of the game behind the menu (screenshots).
+    """
 
     name = "menu"
 
