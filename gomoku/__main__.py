@@ -11,11 +11,19 @@ def main(argv: list[str] | None = None) -> int:
     """Run the game; returns the process exit code."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # before pygame is first imported
     logging.basicConfig(level=logging.WARNING, format="gomoku: %(levelname)s: %(message)s")
+    import pygame
+
     from gomoku.ui.app import App, parse_args
 
     options = parse_args(argv)
     try:
-        return App(options).run()
+        app = App(options)
+    except pygame.error as error:  # no screen (e.g. over ssh): say so plainly
+        print(f"gomoku: cannot open a window ({error}). Run it on a desktop, or use "
+              "--screenshot FILE to render without a screen.", file=sys.stderr)
+        return 1
+    try:
+        return app.run()  # closes the app however the loop ends
     except KeyboardInterrupt:
         return 130
 

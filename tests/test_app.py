@@ -296,3 +296,10 @@ def test_if_the_menu_itself_fails_the_game_stops_with_a_plain_message(make_app, 
     app = make_app()
     assert app.run() == 1
     assert "the game stopped after an internal error: a bug in a scene" in capsys.readouterr().err
+
+
+def test_without_any_screen_the_game_says_so_plainly(tmp_path: Path) -> None:
+    result = run_gomoku("--windowed", home=tmp_path, env_extra={"SDL_VIDEODRIVER": "no-such-video"})
+    assert result.returncode == 1
+    assert "cannot open a window" in result.stderr
+    assert "Traceback" not in result.stderr
