@@ -303,3 +303,18 @@ def test_without_any_screen_the_game_says_so_plainly(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert "cannot open a window" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_default_window_fits_a_small_desktop(make_app) -> None:
+    app = make_app()  # the dummy driver's desktop is smaller than 1280x800
+    desktop = pygame.display.get_desktop_sizes()[0]
+    width, height = app.screen_size
+    assert width <= min(1280, desktop[0]) and height <= min(800, desktop[1])
+    assert width >= 0.85 * min(1280, desktop[0])
+
+
+def test_screenshots_default_to_1280x800(tmp_path: Path) -> None:
+    target = tmp_path / "menu.png"
+    result = run_gomoku("--screenshot", str(target), home=tmp_path / "home")
+    assert result.returncode == 0, result.stderr
+    assert pygame.image.load(str(target)).get_size() == (1280, 800)

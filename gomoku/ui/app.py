@@ -265,7 +265,20 @@ class App:
             desktops = pygame.display.get_desktop_sizes()
             size = desktops[0] if desktops else DEFAULT_WINDOW_SIZE
             return pygame.display.set_mode(size, pygame.FULLSCREEN)
-        return pygame.display.set_mode(self.options.size or DEFAULT_WINDOW_SIZE, pygame.RESIZABLE)
+        size = self.options.size
+        if size is None:  # screenshots are always the same size, whatever the desktop
+            size = DEFAULT_WINDOW_SIZE if self.options.screenshot else self._default_window_size()
+        return pygame.display.set_mode(size, pygame.RESIZABLE)
+
+    @staticmethod
+    def _default_window_size() -> tuple[int, int]:
+        """1280x800, or less on a small desktop so the whole window shows."""
+        desktops = pygame.display.get_desktop_sizes()
+        if not desktops:
+            return DEFAULT_WINDOW_SIZE
+        width, height = desktops[0]
+        return (min(DEFAULT_WINDOW_SIZE[0], round(width * 0.92)),
+                min(DEFAULT_WINDOW_SIZE[1], round(height * 0.9)))
 
     def set_fullscreen(self, fullscreen: bool) -> None:
         """Switch between fullscreen at the desktop's size and a resizable window; re-lays out."""
