@@ -318,3 +318,15 @@ def test_screenshots_default_to_1280x800(tmp_path: Path) -> None:
     result = run_gomoku("--screenshot", str(target), home=tmp_path / "home")
     assert result.returncode == 0, result.stderr
     assert pygame.image.load(str(target)).get_size() == (1280, 800)
+
+
+def test_a_first_scene_that_fails_to_start_falls_back_to_the_menu(make_app, tmp_path, monkeypatch) -> None:
+    (tmp_path / "bad_start_module.py").write_text(
+        BROKEN_SCENE.replace("def update(self, dt):", "def enter(self, data):\n        raise ValueError('no way')\n\n    def update(self, dt):"),
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(SCENES, "broken", "bad_start_module")
+    app = make_app(scene="broken")
+    assert app.current_name == "menu"
+    assert any("no way" in n.text for n in app.notices)

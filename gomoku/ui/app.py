@@ -196,8 +196,13 @@ class App:
         self._scenes: dict[str, Scene] = {}
         self.current: Scene | None = None
         self.current_name = ""
-        self._frames_drawn = 0
-        self.switch(self.options.scene, dict(self.options.scene_data))
+        try:
+            self.switch(self.options.scene, dict(self.options.scene_data))
+        except Exception as error:  # a scene that fails to start: fall back to the menu
+            log.exception("the %s scene could not start", self.options.scene)
+            self.current_name = self.options.scene
+            if not self._recover(error):
+                raise
 
     # --- shared services -----------------------------------------------------------------
 
@@ -395,7 +400,6 @@ class App:
         self.current.draw(self.screen)
         self._draw_notices(self.screen)
         pygame.display.flip()
-        self._frames_drawn += 1
         if self.options.startup_probe and self.current_name == "menu":
             print(f"first_frame_epoch {time.time():.6f}", flush=True)
             print(f"first_frame_in_process_s {time.perf_counter() - self._started:.3f}", flush=True)
