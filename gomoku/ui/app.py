@@ -40,6 +40,7 @@ NOTICE_MAX_SECONDS = 12.0
 MAX_NOTICES = 3
 SCREENSHOT_FRAMES = 45
 GIL_SWITCH_INTERVAL_S = 0.001
+LOADER_JOIN_S = 3.0
 STARTUP_PROBE_ENV = "GOMOKU_STARTUP_PROBE"
 """When set, the app prints `first_frame_epoch <time.time()>` after the first menu frame and exits."""
 
@@ -454,6 +455,7 @@ class App:
         with self._engine_lock:
             self._closed = True
             engine, self._engine = self._engine, None
+        self._engine_loader.join(LOADER_JOIN_S)  # a worker it creates from now on closes itself
         if engine is not None:
             engine.close()
         self.audio.close()
