@@ -240,6 +240,17 @@ def test_a_failing_engine_still_answers_a_legal_move_in_time():
     assert move != (7, 7) and brain.board.ply == 2
 
 
+def test_a_failed_warm_up_is_reported_and_the_game_goes_on():
+    def no_compiler() -> None:
+        raise OSError("cache folder is read-only")
+
+    brain = Brain(level=Level.EASY, warm_up=no_compiler)
+    replies = brain.handle("START 15")
+    assert replies[-1] == "OK" and "read-only" in replies[0] and replies[0].startswith("MESSAGE ")
+    move_of(brain.handle("BEGIN"))
+    assert brain.handle("RESTART") == ["OK"] and brain.handle("START 15") == ["OK"]  # warned once
+
+
 def test_an_engine_ignoring_its_budget_is_stopped_by_the_watchdog():
     def stubborn(position, level, limit, stop=None, on_progress=None):
         while not stop.is_set():  # only the stop flag ends this search

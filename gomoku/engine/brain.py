@@ -239,11 +239,15 @@ class Brain:
             raise ProtocolError(
                 f"unsupported size {size}: boards from {MIN_SIZE} to {MAX_SIZE} only"
             )
+        messages = []
         if not self._warmed:  # compile now, so the first move is answered in time
-            self._warm_up()
             self._warmed = True
+            try:
+                self._warm_up()
+            except Exception as error:  # moves still come (the search's fallback): play on
+                messages.append(f"MESSAGE engine warm-up failed ({type(error).__name__}: {error})")
         self.board = Board(size, self.rule)
-        return ["OK"]
+        return [*messages, "OK"]
 
     def _rectstart(self, argument: str) -> list[str]:
         raise ProtocolError("rectangular boards are not supported")
