@@ -3,6 +3,7 @@ autosave and Continue. Synthetic mouse and key events go through pygame's own qu
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -378,3 +379,45 @@ def test_a_remote_opponent_is_asked_before_an_undo(make_app) -> None:
     app.frame()
     assert scene.game.board.moves == [(7, 7), (8, 8)]
     assert any("did not agree" in n.text for n in app.notices)
+
+
+def test_when_the_engine_cannot_load_the_computer_stops_with_a_message(make_app, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "gomoku.engine.worker", None)  # the import fails, as without numba
+    app = make_app()
+    frames_until(app, lambda: app.engine_error is not None, limit=500)
+    assert isinstance(app.engine_error, ImportError)
+    start(app, mode="ai", level="easy", human_color="white", rule="freestyle")  # the computer opens
+    for _ in range(5):
+        app.frame()
+    scene = app.current
+    assert scene.game.board.ply == 0
+    assert scene.status == "The computer cannot play"
+    assert any(n.error and n.text.startswith("The computer cannot play") for n in app.notices)
+
+    start(app, mode="ai", level="easy", human_color="black", rule="freestyle")
+    press(app, pygame.K_h)  # no hint either, and no waiting for one
+    assert app.current._hint_request is None
+    assert any(n.text.startswith("No hints: the computer cannot play") for n in app.notices)
+    click_point(app, (7, 7))  # the player's stone still lands; the computer's turn then stops
+    app.frame()
+    assert app.current.game.board.moves == [(7, 7)]
+    assert app.current.status == "The computer cannot play"
+
+
+def test_quitting_right_after_a_move_keeps_it_for_continue(make_app, tmp_path) -> None:
+    home = tmp_path / "player"
+    app = make_app(home=home)
+    start(app, mode="local", rule="freestyle")
+    click_point(app, (7, 7))
+    click_point(app, (8, 8))
+    pygame.event.post(pygame.event.Event(pygame.QUIT))  # the window closes in the next frame
+    app.frame()
+    assert not app.running
+    app.close()
+
+    again = make_app(home=home)
+    menu = again.current
+    assert again.current_name == "menu" and menu.continue_button.visible
+    click_button(again, menu.continue_button.rect)
+    assert again.current_name == "board"
+    assert again.current.game.board.moves == [(7, 7), (8, 8)]

@@ -236,6 +236,11 @@ class App:
         return self._engine
 
     @property
+    def engine_error(self) -> BaseException | None:
+        """Why the engine could not be loaded; None while it loads or once it is there."""
+        return self._engine_error
+
+    @property
     def engine_loaded(self) -> bool:
         """True once `engine` can be read without waiting."""
         return self._engine is not None

@@ -26,6 +26,7 @@ from gomoku.core.types import Color, IllegalMoveError, Outcome, Point, Reason, R
 from gomoku.engine.api import Level, Position, SearchLimit, SearchResult
 from gomoku.ui import autosave
 from gomoku.ui.board_view import BoardView, Overlay, board_and_panel
+from gomoku.ui.move_list import MoveList
 from gomoku.ui.players import (
     Agreement,
     AIPlayer,
@@ -44,6 +45,8 @@ SETTLE_SECONDS = 0.14  # a new stone lands slightly large and settles in this ti
 SETTLE_GROW = 0.12
 WARN_SECONDS = 10.0
 CONFIRM_SECONDS = 3.0
+KEYS_HINT = "Keys: U undo · R restart · H hint · N numbers · Esc menu"
+STUCK_STATUS = "Stuck: undo or restart"  # the notice says why; the status line is short
 REASON_TEXT = {
     Reason.FIVE: "five in a row",
     Reason.RESIGN: "resignation",
@@ -105,6 +108,7 @@ class BoardScene(Scene):
         self._pressed_point: Point | None = None
         self._turn_begun = False
         self._stalled = False
+        self._stall_status = STUCK_STATUS
         self._finished_handled = False
         self._saved_once = False
         self.autosaver: autosave.AutosaveWriter | None = None  # started with the first write
@@ -114,6 +118,11 @@ class BoardScene(Scene):
         self._armed: str | None = None  # a button waiting for its confirming second click
         self._armed_left = 0.0
         self.status = ""
+        self.move_list = MoveList(theme)
+        self._title_pos = (0, 0)
+        self._card_rects: dict[Color, pygame.Rect] = {}
+        self._status_rect = pygame.Rect(0, 0, 0, 0)
+        self._keys_rect: pygame.Rect | None = None
 
     # --- entering and leaving ------------------------------------------------------------
 
@@ -188,6 +197,7 @@ class BoardScene(Scene):
         self._hint_request = None
         self._pending_request = None
         self._stalled = False
+        self._stall_status = STUCK_STATUS
         self._finished_handled = game.is_over
         self._saved_once = False
         self._turn_begun = False
@@ -236,7 +246,31 @@ class BoardScene(Scene):
             self.buttons[key].rect = pygame.Rect(
                 self.panel_rect.left + pad + col * (cell_w + pad), top + row * (button_h + pad), cell_w, button_h
             )
+        self._layout_panel()
         self._place_banner()
+
+    def _layout_panel(self) -> None:
+        """Title, player cards, status line, move list and keys line, top to bottom."""
+        theme = self.app.theme
+        pad = theme.pad
+        inner = self.panel_rect.inflate(-2 * pad, -2 * pad)
+        title_h = theme.font(theme.small_px + theme.px(2)).get_linesize()
+        self._title_pos = (inner.left + pad // 2, inner.top + theme.px(4))
+        top = inner.top + theme.px(4) + title_h + pad
+        card_h = theme.px(96)
+        self._card_rects = {}
+        for color in (Color.BLACK, Color.WHITE):
+            self._card_rects[color] = pygame.Rect(inner.left, top, inner.width, card_h)
+            top += card_h + pad
+        self._status_rect = pygame.Rect(inner.left + pad // 2, top + pad // 2, inner.width - pad, theme.text_px + pad)
+        keys_h = theme.font(theme.small_px).get_linesize()
+        keys_rect = pygame.Rect(inner.left, self.buttons["undo"].rect.top - pad - keys_h, inner.width, keys_h)
+        fits = theme.font(theme.small_px).size(KEYS_HINT)[0] <= inner.width
+        self._keys_rect = keys_rect if fits and keys_rect.top > self._status_rect.bottom else None
+        list_bottom = (keys_rect.top if self._keys_rect is not None else self.buttons["undo"].rect.top) - pad
+        list_top = self._status_rect.bottom + pad
+        self.move_list.rect = pygame.Rect(inner.left, list_top, inner.width, max(0, list_bottom - list_top))
+        self.move_list.visible = self.move_list.rect.height >= 2 * self.move_list.line_h
 
     def _place_banner(self) -> None:
         """Put the game-over banner across the board, in the half away from the winning line."""
@@ -275,6 +309,8 @@ class BoardScene(Scene):
             if button.handle_event(event):
                 self._action(key)
                 return
+        if event.type in (pygame.MOUSEMOTION, pygame.MOUSEWHEEL):
+            self.move_list.handle_event(event)  # hover and the wheel scroll the list
         if event.type == pygame.KEYDOWN and event.key == pygame.K_n:
             self.app.settings.show_move_numbers = not self.app.settings.show_move_numbers
             self.app.save_settings()
@@ -418,7 +454,10 @@ class BoardScene(Scene):
             self.app.audio.play("invalid")
             return
         if not self._bind_engine():
-            self.app.notify("The computer is still getting ready; try the hint again in a moment.")
+            if self.app.engine_error is not None:
+                self.app.notify(f"No hints: the computer cannot play ({self.app.engine_error}).", error=True)
+            else:
+                self.app.notify("The computer is still getting ready; try the hint again in a moment.")
             return
         self._hint_request = self.engine.submit(Position.from_board(self.game.board), Level.HARD, HINT_LIMIT)
         self._hint_ply = self.game.board.ply
@@ -440,6 +479,7 @@ class BoardScene(Scene):
     def _after_position_change(self) -> None:
         self._turn_begun = False
         self._stalled = False
+        self._stall_status = STUCK_STATUS
         self._finished_handled = self.game.is_over
         self._last_tick = None
         self._write_autosave()
@@ -472,9 +512,10 @@ class BoardScene(Scene):
             return
         if not self._turn_begun:
             if isinstance(player, AIPlayer) and not self._bind_engine():
-                failure = getattr(self.app, "engine_error", None)
+                failure = self.app.engine_error
                 if failure is not None:
                     self._stalled = True
+                    self._stall_status = "The computer cannot play"
                     self.app.notify(f"The computer cannot play: {failure}.", error=True)
                 return  # the engine is still loading: ask once it is there
             player.begin_turn(self.game.board)
@@ -591,7 +632,7 @@ class BoardScene(Scene):
             return
         player = self.players.get(game.to_move)
         if self._stalled:
-            self.status = "The game is stuck: undo, restart or go back to the menu."
+            self.status = self._stall_status
         elif isinstance(player, AIPlayer):
             dots = "." * (1 + int(time.monotonic() * 3) % 3)  # moving dots: the window is alive
             if not player.thinking:
@@ -654,67 +695,30 @@ class BoardScene(Scene):
         panel = self.panel_rect
         pygame.draw.rect(surface, colors.panel, panel, border_radius=theme.radius)
         pygame.draw.rect(surface, colors.panel_border, panel, theme.px(2), theme.radius)
-        pad = theme.pad
-        inner = panel.inflate(-2 * pad, -2 * pad)
         rule_text = {Rule.FREESTYLE: "Freestyle", Rule.STANDARD: "Standard", Rule.RENJU: "Renju"}[self.setup.rule]
         mode_text = "vs Computer" if self.setup.mode == "ai" else "Two players"
         title = theme.render(f"{mode_text}  ·  {rule_text} {self.setup.size}x{self.setup.size}",
                              theme.small_px + theme.px(2), colors.text_dim)
-        top = inner.top + theme.px(4)
-        surface.blit(title, (inner.left + pad // 2, top))
-        top += title.get_height() + pad
+        surface.blit(title, self._title_pos)
         now = time.monotonic()
-        card_h = theme.px(96)
-        for color in (Color.BLACK, Color.WHITE):
-            card = pygame.Rect(inner.left, top, inner.width, card_h)
+        for color, card in self._card_rects.items():
             self._draw_player_card(surface, card, color, now)
-            top = card.bottom + pad
+        status_rect = self._status_rect
         move_text = f"Move {self.game.board.ply + (0 if self.game.is_over else 1)}"
-        status_rect = pygame.Rect(inner.left + pad // 2, top + pad // 2, inner.width - pad, theme.text_px + pad)
-        blit_text(surface, theme.render(move_text, theme.small_px + theme.px(2), colors.text_dim), status_rect, "right")
+        move_label = theme.render(move_text, theme.small_px + theme.px(2), colors.text_dim)
+        blit_text(surface, move_label, status_rect, "right")
         status_colour = colors.accent if self.game.is_over else colors.text
-        status = theme.fit_text(self.status, theme.text_px, status_rect.width - theme.px(90), bold=True)
+        status_width = status_rect.width - move_label.get_width() - theme.pad
+        status = theme.fit_text(self.status, theme.text_px, status_width, bold=True)
         blit_text(surface, theme.render(status, theme.text_px, status_colour, bold=True), status_rect, "left")
         self._sync_buttons()
         for button in self.buttons.values():
             button.draw(surface)
-        keys = theme.render("Keys: U undo · R restart · H hint · N numbers · Esc menu",
-                            theme.small_px, colors.text_dim)
-        key_rect = pygame.Rect(inner.left, self.buttons["undo"].rect.top - pad - keys.get_height(),
-                               inner.width, keys.get_height())
-        if key_rect.top > status_rect.bottom:
-            blit_text(surface, keys, key_rect, "center")
-        moves_area = pygame.Rect(inner.left, status_rect.bottom + pad, inner.width,
-                                 key_rect.top - pad - status_rect.bottom - pad)
-        self._draw_move_list(surface, moves_area)
-
-    def _draw_move_list(self, surface: pygame.Surface, area: pygame.Rect) -> None:
-        """The latest moves in h8 notation, one row per black-white pair, newest at the bottom."""
-        theme, colors = self.app.theme, self.app.theme.colors
-        row_h = round((theme.small_px + theme.px(2)) * 1.35)
-        rows_fit = area.height // row_h
-        moves = self.game.board.moves
-        if rows_fit < 2 or not moves:
-            return
-        pygame.draw.rect(surface, colors.field, area, border_radius=theme.radius)
-        px = theme.small_px + theme.px(2)
-        size = self.game.board.size
-        pairs = (len(moves) + 1) // 2
-        first = max(0, pairs - rows_fit)
-        step = min(area.width // 3, theme.px(110))
-        columns = (area.left + theme.pad * 2, area.left + theme.pad * 2 + theme.px(60),
-                   area.left + theme.pad * 2 + theme.px(60) + step)
-        top = area.top + (area.height - rows_fit * row_h) // 2
-        for row in range(first, pairs):
-            y = top + (row - first) * row_h
-            cells = [f"{row + 1}."] + [
-                format_point(moves[i], size) for i in (2 * row, 2 * row + 1) if i < len(moves)
-            ]
-            for column, text in enumerate(cells):
-                is_last = column > 0 and 2 * row + column - 1 == len(moves) - 1
-                colour = colors.accent if is_last else (colors.text_dim if column == 0 else colors.text)
-                rendered = theme.render(text, px, colour, bold=is_last)
-                surface.blit(rendered, (round(columns[column]), y + (row_h - rendered.get_height()) // 2))
+        if self._keys_rect is not None:
+            keys = theme.render(KEYS_HINT, theme.small_px, colors.text_dim)
+            blit_text(surface, keys, self._keys_rect, "center")
+        self.move_list.set_moves(self.game.board.moves, self.game.board.size)
+        self.move_list.draw(surface)
 
     def _sync_buttons(self) -> None:
         game = self.game

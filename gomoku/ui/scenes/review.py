@@ -16,9 +16,11 @@ from gomoku.core.notation import format_point
 from gomoku.core.records import GameRecord
 from gomoku.core.types import Color, Rule
 from gomoku.ui.board_view import BoardView, Overlay, board_and_panel
+from gomoku.ui.move_list import MoveList
 from gomoku.ui.scene import Scene
 from gomoku.ui.widgets import Button, blit_text
 
+REVIEW_KEYS = "Left/Right: one move · Home/End: start/end · Esc: back"
 RESULT_TEXT = {"draw": "A draw (the board is full)", "": "Unfinished game"}
 HOW_TEXT = {
     "five": "with five in a row",
@@ -52,6 +54,10 @@ class ReviewScene(Scene):
         self.play_local = Button(theme, "Play on: two players")
         self.play_ai = Button(theme, "Play on: vs computer")
         self.back_button = Button(theme, "Back", hotkey=pygame.K_ESCAPE)
+        self.move_list = MoveList(theme)
+        self._header_rects: list[pygame.Rect] = []
+        self._counter_rect = pygame.Rect(0, 0, 0, 0)
+        self._hint_rect = pygame.Rect(0, 0, 0, 0)
 
     @property
     def ply(self) -> int:
@@ -96,14 +102,28 @@ class ReviewScene(Scene):
         self.view.layout(self.board_area)
         pad, button_h = theme.pad, theme.control_h
         inner = self.panel_rect.inflate(-2 * pad, -2 * pad)
-        step_w = (inner.width - 3 * pad) // 4
-        steps_top = inner.centery - button_h // 2
-        for index, button in enumerate(self.step_buttons.values()):
-            button.rect = pygame.Rect(inner.left + index * (step_w + pad), steps_top, step_w, button_h)
-        bottom = inner.bottom
-        self.back_button.rect = pygame.Rect(inner.left, bottom - button_h, inner.width, button_h)
+        # Bottom up: Back, the two Play on buttons, the keys line, the step buttons, the counter.
+        self.back_button.rect = pygame.Rect(inner.left, inner.bottom - button_h, inner.width, button_h)
         self.play_ai.rect = pygame.Rect(inner.left, self.back_button.rect.top - pad - button_h, inner.width, button_h)
         self.play_local.rect = pygame.Rect(inner.left, self.play_ai.rect.top - pad - button_h, inner.width, button_h)
+        hint_h = theme.font(theme.small_px).get_linesize()
+        self._hint_rect = pygame.Rect(inner.left, self.play_local.rect.top - 2 * pad - hint_h, inner.width, hint_h)
+        step_w = (inner.width - 3 * pad) // 4
+        steps_top = self._hint_rect.top - pad - button_h
+        for index, button in enumerate(self.step_buttons.values()):
+            button.rect = pygame.Rect(inner.left + index * (step_w + pad), steps_top, step_w, button_h)
+        self._counter_rect = pygame.Rect(inner.left, steps_top - pad - theme.heading_px, inner.width, theme.heading_px)
+        # Top down: the players, the rule, the result; the move list takes the room between.
+        self._header_rects = []
+        top = inner.top + pad
+        for px in (theme.text_px, theme.small_px + theme.px(2), theme.small_px + theme.px(2)):
+            rect = pygame.Rect(inner.left, top, inner.width, px + theme.px(6))
+            self._header_rects.append(rect)
+            top = rect.bottom + theme.px(6)
+        list_top = top + pad
+        self.move_list.rect = pygame.Rect(inner.left, list_top, inner.width,
+                                          max(0, self._counter_rect.top - pad - list_top))
+        self.move_list.visible = self.move_list.rect.height >= 2 * self.move_list.line_h
 
     def handle_event(self, event: pygame.event.Event) -> None:
         steps = {"first": 0, "back": self.ply - 1, "forward": self.ply + 1, "last": self.total}
@@ -111,13 +131,17 @@ class ReviewScene(Scene):
             if button.handle_event(event):
                 self.go_to(steps[key])
                 return
+        chosen = self.move_list.handle_event(event)
+        if chosen is not None:
+            self.go_to(chosen)  # a click on a move shows the position after it
+            return
         if self.back_button.handle_event(event):
             self.app.switch(self.back, self.back_data)
         elif self.play_local.handle_event(event):
             self._play_on("local")
         elif self.play_ai.handle_event(event):
             self._play_on("ai")
-        elif event.type == pygame.MOUSEWHEEL:
+        elif event.type == pygame.MOUSEWHEEL and not self.move_list.hover:
             self.go_to(self.ply - event.y)  # wheel up goes back in the game
 
     def _play_on(self, mode: str) -> None:
@@ -147,34 +171,28 @@ class ReviewScene(Scene):
         panel = self.panel_rect
         pygame.draw.rect(surface, colors.panel, panel, border_radius=theme.radius)
         pygame.draw.rect(surface, colors.panel_border, panel, theme.px(2), theme.radius)
-        pad = theme.pad
-        inner = panel.inflate(-2 * pad, -2 * pad)
         lines = [
             (f"{self.record.black}  vs  {self.record.white}", theme.text_px, colors.text, True),
             (self._rule_line(), theme.small_px + theme.px(2), colors.text_dim, False),
             (self._result_line(), theme.small_px + theme.px(2), colors.accent, False),
         ]
-        top = inner.top + pad
-        for text, px, colour, bold in lines:
-            fitted = theme.fit_text(text, px, inner.width, bold)
-            rect = pygame.Rect(inner.left, top, inner.width, px + theme.px(6))
+        for (text, px, colour, bold), rect in zip(lines, self._header_rects, strict=True):
+            fitted = theme.fit_text(text, px, rect.width, bold)
             blit_text(surface, theme.render(fitted, px, colour, bold), rect, "left")
-            top = rect.bottom + theme.px(6)
+        self.move_list.set_moves(self.record.moves, self.record.size, current=self.ply)
+        self.move_list.draw(surface)
         counter = f"Move {self.ply} of {self.total}"
         if self.ply:
             last = self.board.last_move
             assert last is not None
             colour_name = "black" if self.ply % 2 == 1 else "white"
             counter += f"  ·  {colour_name} {format_point(last, self.record.size)}"
-        counter_rect = pygame.Rect(inner.left, self.step_buttons["first"].rect.top - pad - theme.heading_px,
-                                   inner.width, theme.heading_px)
-        blit_text(surface, theme.render(counter, theme.text_px, colors.text, True), counter_rect)
+        blit_text(surface, theme.render(counter, theme.text_px, colors.text, True), self._counter_rect)
         for key, button in self.step_buttons.items():
             button.enabled = (self.ply > 0) if key in ("first", "back") else (self.ply < self.total)
             button.draw(surface)
-        hint = theme.render("Left/Right: one move · Home/End: start/end · Esc: back", theme.small_px, colors.text_dim)
-        hint_rect = pygame.Rect(inner.left, self.step_buttons["first"].rect.bottom + pad, inner.width, hint.get_height())
-        blit_text(surface, hint, hint_rect)
+        hint = theme.render(REVIEW_KEYS, theme.small_px, colors.text_dim)
+        blit_text(surface, hint, self._hint_rect)
         for button in (self.play_local, self.play_ai, self.back_button):
             button.draw(surface)
 
