@@ -421,3 +421,16 @@ def test_quitting_right_after_a_move_keeps_it_for_continue(make_app, tmp_path) -
     click_button(again, menu.continue_button.rect)
     assert again.current_name == "board"
     assert again.current.game.board.moves == [(7, 7), (8, 8)]
+
+
+def test_a_rematch_at_4k_keeps_the_drawn_board_instead_of_making_it_again(make_app) -> None:
+    app = make_app(size=(3840, 2160))
+    moves = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8)]
+    start(app, mode="local", rule="freestyle", moves=[list(p) for p in moves])
+    scene = app.current
+    drawn = scene.view._static
+    click_point(app, (11, 7))  # five: the game ends with the banner
+    assert scene.game.is_over
+    click_button(app, scene.end_buttons["rematch"].rect)
+    assert scene.game.board.ply == 0 and not scene.game.is_over
+    assert scene.view._static is drawn  # no second of redrawing the wood at 4K

@@ -189,3 +189,20 @@ def test_coordinates_can_be_hidden() -> None:
     view.show_coordinates(False)
     view.draw(with_labels, board)
     assert dark_pixels(with_labels) == 0
+
+
+def test_a_second_board_of_the_same_size_reuses_the_wood_and_leaves_it_clean() -> None:
+    from gomoku.ui.board_view import _wood_texture
+
+    _wood_texture.cache_clear()
+    surface = pygame.Surface((700, 700))
+    first, second = BoardView(15), BoardView(19)
+    for view in (first, second):
+        view.layout(surface.get_rect())
+        view.draw(surface, Board(view.size))
+    info = _wood_texture.cache_info()
+    assert (info.misses, info.hits) == (1, 1)  # the grain was made once for both boards
+    wood = _wood_texture(700)
+    corner = first.geometry.center((0, 0))
+    assert _brightness(first._static, corner) < 100  # the grid line on the board...
+    assert _brightness(wood, corner) > 150  # ...was drawn on a copy, not on the shared wood

@@ -8,6 +8,7 @@ over all frames and over the frames while the AI was thinking. Target: p99 inter
 
     .venv/bin/python tools/frametime.py [--ai-moves 20] [--level hard] [--size 1280x800]
     .venv/bin/python tools/frametime.py --menu   # the menu's attract game at hard level instead
+    .venv/bin/python tools/frametime.py --new-games 5 --size 3840x2160   # the pause a new game costs
 """
 
 from __future__ import annotations
@@ -145,18 +146,36 @@ def run_menu(app: App, ai_moves_wanted: int, time_limit_s: float) -> None:
     report("all frames", intervals[1:], work[1:])
 
 
+def run_new_games(app: App, count: int) -> None:
+    """Start `count` two-player games one after the other, each up to its first drawn frame."""
+    spent: list[float] = []
+    for _ in range(count):
+        begin = time.perf_counter()
+        app.switch("board", {"mode": "local"})
+        app.frame()
+        spent.append(time.perf_counter() - begin)
+    ms = [v * 1000 for v in spent]
+    print(f"new game to first frame, window {app.screen_size[0]}x{app.screen_size[1]}: "
+          f"first {ms[0]:.0f} ms, then median {statistics.median(ms[1:] or ms):.0f} ms, max {max(ms[1:] or ms):.0f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="frame times while the AI thinks")
     parser.add_argument("--ai-moves", type=int, default=20)
     parser.add_argument("--level", default="hard", choices=["easy", "medium", "hard"])
     parser.add_argument("--size", default="1280x800", help="window size WxH")
     parser.add_argument("--menu", action="store_true", help="measure the menu with hard vs hard behind it")
+    parser.add_argument("--new-games", type=int, default=0, metavar="N",
+                        help="instead: time N new games up to their first frame")
     parser.add_argument("--time-limit", type=float, default=300.0, help="give up after this many seconds")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="gomoku-frametime-") as home:
         app = App(AppOptions(windowed=True, size=parse_size(args.size), home=Path(home)))
         try:
+            if args.new_games:
+                run_new_games(app, args.new_games)
+                return
             deadline = time.monotonic() + 60
             while not app.engine_loaded and time.monotonic() < deadline:  # let the engine load first
                 app.frame()

@@ -181,7 +181,8 @@ class BoardScene(Scene):
     def _install(self, setup: GameSetup, game: Game, now: float) -> None:
         self.setup = setup
         self.game = game
-        self.view = BoardView(setup.size)
+        if self.view.size != setup.size:  # the same size keeps its drawn board: no pause at 4K
+            self.view = BoardView(setup.size)
         self.resize(self.app.screen_size)
         self.players = {}
         for color in (Color.BLACK, Color.WHITE):

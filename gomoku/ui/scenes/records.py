@@ -272,7 +272,8 @@ class RecordsScene(Scene):
             return
         self._preview_record = record
         self._preview = board
-        self._preview_view = BoardView(record.size)
+        if self._preview_view.size != record.size:
+            self._preview_view = BoardView(record.size)
 
     def _draw_preview(self, surface: pygame.Surface) -> None:
         theme, colors = self.app.theme, self.app.theme.colors

@@ -77,7 +77,8 @@ class ReviewScene(Scene):
             record = GameRecord()
         self.record = record
         self.board = Board(record.size, record.rule)
-        self.view = BoardView(record.size)
+        if self.view.size != record.size:
+            self.view = BoardView(record.size)
         self.resize(self.app.screen_size)
         target = data.get("ply")
         self.go_to(target if isinstance(target, int) else self.total)
