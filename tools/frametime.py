@@ -2,7 +2,8 @@
 
 Runs the app with SDL's dummy video driver in a board game against the hard AI; the human side
 is scripted (a click near the stones, through real mouse events). Each frame runs the real
-loop (`App.frame` then `Clock.tick(60)`). Prints the median and 99th percentile of the frame
+loop (`App.frame` then `App.pacer.wait()`, as `App.run` does; `--pacing tick` uses pygame's
+`Clock.tick(60)` instead, for comparison). Prints the median and 99th percentile of the frame
 interval (what a player sees; 16.7 ms is a perfect 60 fps) and of the work inside a frame,
 over all frames and over the frames while the AI was thinking. Target: p99 interval < 20 ms.
 
@@ -36,6 +37,17 @@ from gomoku.ui.app import FPS, App, AppOptions, parse_size  # noqa: E402
 
 HUMAN_DELAY_S = 0.4
 """The scripted human waits this long after the AI's move before clicking."""
+
+
+PACING = {"pacer": "App.pacer.wait(), as App.run does", "tick": "pygame's Clock.tick(60)"}
+pacing_choice = "pacer"
+
+
+def pace(app: App) -> float:
+    """Wait for the next frame as the chosen pacing does; returns the interval in seconds."""
+    if pacing_choice == "tick":
+        return app.clock.tick(FPS) / 1000
+    return app.pacer.wait()
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -76,7 +88,7 @@ def report(name: str, intervals: list[float], work: list[float]) -> None:
     )
 
 
-def run_board(app: App, level: str, ai_moves_wanted: int, time_limit_s: float, seed: int) -> None:
+def run_board(app: App, level: str, ai_moves_wanted: int, time_limit_s: float, seed: int, worst: int = 0) -> None:
     rng = random.Random(seed)
     data = {"mode": "ai", "level": level, "human_color": "black", "rule": "freestyle", "size": 15,
             "time_control": {"game_s": 0, "increment_s": 0, "move_s": 0}}
@@ -113,7 +125,7 @@ def run_board(app: App, level: str, ai_moves_wanted: int, time_limit_s: float, s
         begin = time.perf_counter()
         app.frame(dt)
         spent = time.perf_counter() - begin
-        dt = app.clock.tick(FPS) / 1000
+        dt = pace(app)
         intervals.append(dt)
         work.append(spent)
         if ai_to_move:
@@ -123,6 +135,11 @@ def run_board(app: App, level: str, ai_moves_wanted: int, time_limit_s: float, s
           f"{time.monotonic() - started:.1f} s, window {app.screen_size[0]}x{app.screen_size[1]}")
     report("all frames", intervals[1:], work[1:])
     report("while the AI thinks", thinking_intervals, thinking_work)
+    if worst:
+        print(f"the {worst} longest intervals (ms): interval = work + sleep and scheduling")
+        ranked = sorted(range(1, len(intervals)), key=lambda i: intervals[i], reverse=True)[:worst]
+        for i in ranked:
+            print(f"  frame {i}: interval {intervals[i] * 1000:.1f}, work {work[i] * 1000:.1f}")
 
 
 def run_menu(app: App, ai_moves_wanted: int, time_limit_s: float) -> None:
@@ -139,7 +156,7 @@ def run_menu(app: App, ai_moves_wanted: int, time_limit_s: float) -> None:
         begin = time.perf_counter()
         app.frame(dt)
         work.append(time.perf_counter() - begin)
-        dt = app.clock.tick(FPS) / 1000
+        dt = pace(app)
         intervals.append(dt)
     print(f"menu, hard vs hard behind it: {menu.attract.moves_played} AI moves, "
           f"{time.monotonic() - started:.1f} s")
@@ -169,7 +186,12 @@ def main() -> None:
                         help="instead: time N new games up to their first frame")
     parser.add_argument("--time-limit", type=float, default=300.0, help="give up after this many seconds")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pacing", choices=sorted(PACING), default="pacer",
+                        help="how frames are paced: " + "; ".join(f"{k}: {v}" for k, v in PACING.items()))
+    parser.add_argument("--worst", type=int, default=0, metavar="N", help="also list the N longest frames")
     args = parser.parse_args()
+    global pacing_choice
+    pacing_choice = args.pacing
     with tempfile.TemporaryDirectory(prefix="gomoku-frametime-") as home:
         app = App(AppOptions(windowed=True, size=parse_size(args.size), home=Path(home)))
         try:
@@ -187,7 +209,7 @@ def main() -> None:
             if args.menu:
                 run_menu(app, args.ai_moves, args.time_limit)
             else:
-                run_board(app, args.level, args.ai_moves, args.time_limit, args.seed)
+                run_board(app, args.level, args.ai_moves, args.time_limit, args.seed, args.worst)
         finally:
             app.close()
 

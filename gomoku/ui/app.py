@@ -40,6 +40,7 @@ NOTICE_MAX_SECONDS = 12.0
 MAX_NOTICES = 3
 SCREENSHOT_FRAMES = 45
 GIL_SWITCH_INTERVAL_S = 0.001
+PACER_SPIN_S = 0.002
 LOADER_JOIN_S = 3.0
 STARTUP_PROBE_ENV = "GOMOKU_STARTUP_PROBE"
 """When set, the app prints `first_frame_epoch <time.time()>` after the first menu frame and exits."""
@@ -150,6 +151,34 @@ SAMPLE_OPENING: tuple[tuple[int, int], ...] = (
 """A lively 15-stone middle game (x, y) for screenshots of the board scene."""
 
 
+class FramePacer:
+    """Keeps frames on a steady 1/fps schedule: sleeps most of the gap, then waits out the last
+    `spin_s` awake, because a sleeping thread on a busy machine often wakes a few ms late.
+
+    A frame that ran late shortens the next wait (the schedule holds); one more than a whole
+    period late starts a new schedule instead of rushing to catch up.
+    """
+
+    def __init__(self, fps: int = FPS, spin_s: float = PACER_SPIN_S) -> None:
+        self.period = 1.0 / fps
+        self.spin_s = spin_s
+        self._last = time.perf_counter()
+        self._next = self._last + self.period
+
+    def wait(self) -> float:
+        """Wait for the next frame's start; returns the seconds since the previous one began."""
+        target = self._next
+        remaining = target - time.perf_counter()
+        if remaining > self.spin_s:
+            time.sleep(remaining - self.spin_s)
+        while time.perf_counter() < target:
+            time.sleep(0)  # awake but lets other threads (the engine's Python) take the GIL
+        now = time.perf_counter()
+        self._next = target + self.period if now - target < self.period else now + self.period
+        elapsed, self._last = now - self._last, now
+        return elapsed
+
+
 class App:
     """The one app: display, main loop, scene manager, settings, paths, theme, audio, engine."""
 
@@ -184,7 +213,8 @@ class App:
         self.screen = self._open_display()
         self.theme = Theme(self.screen.get_size())
         self.audio = Audio(self.settings)
-        self.clock = pygame.time.Clock()
+        self.clock = pygame.time.Clock()  # pygame's own pacing, kept for tools/frametime.py --pacing tick
+        self.pacer = FramePacer(FPS)
 
         self._closed = False
         self._engine_lock = threading.Lock()
@@ -417,7 +447,7 @@ class App:
             if self.options.screenshot is not None:
                 return self._take_screenshot(self.options.screenshot)
             while self.running:
-                dt = self.clock.tick(FPS) / 1000
+                dt = self.pacer.wait()
                 try:
                     self.frame(min(dt, 0.1))
                 except Exception as error:  # a scene bug must not end the game with a traceback

@@ -168,10 +168,37 @@ class BoardView:
 
     def draw(self, surface: pygame.Surface, board: Board, overlay: Overlay = Overlay()) -> None:
         """Draw the board, its stones and the overlay; `board` is only read."""
+        self.draw_settled(surface, board, overlay.show_numbers)
+        self.draw_overlay(surface, board, overlay)
+
+    def draw_settled(self, surface: pygame.Surface, board: Board, show_numbers: bool = False) -> None:
+        """The part that changes only with a move: wood, grid and every stone but the newest.
+
+        A scene may cache the result and call `draw_overlay` on it each frame."""
         geo = self.geometry
         if self._static is None:
             self._static = self._render_static()
         surface.blit(self._static, geo.wood.topleft)
+        radius = geo.stone_radius
+        newest = board.last_move
+        for y, x in zip(*np.nonzero(board.grid), strict=True):
+            point = (int(x), int(y))
+            if point == newest:
+                continue
+            color = Color(int(board.grid[y, x]))
+            sprite = self.stone(color, radius)
+            center = geo.center(point)
+            surface.blit(sprite, sprite.get_rect(center=center))
+        if show_numbers and board.ply > 1:
+            numbers = {p: i + 1 for i, p in enumerate(board.moves)}
+            for point, number in numbers.items():
+                if point != newest:
+                    self._draw_number(surface, geo.center(point), number, Color(int(board.grid[point[1], point[0]])))
+
+    def draw_overlay(self, surface: pygame.Surface, board: Board, overlay: Overlay = Overlay()) -> None:
+        """What changes between moves, over `draw_settled`: the newest stone (settling),
+        markers, the hover preview and the winning line."""
+        geo = self.geometry
         radius = geo.stone_radius
         for x, y in overlay.forbidden:
             if board.grid[y, x] == EMPTY:
@@ -181,25 +208,21 @@ class BoardView:
         if overlay.hover is not None and board.grid[overlay.hover[1], overlay.hover[0]] == EMPTY:
             ghost = self._ghost(overlay.hover_color, radius)
             surface.blit(ghost, ghost.get_rect(center=geo.center(overlay.hover)))
-        numbers = {p: i + 1 for i, p in enumerate(board.moves)} if overlay.show_numbers else {}
-        for y, x in zip(*np.nonzero(board.grid), strict=True):
-            color = Color(int(board.grid[y, x]))
-            point = (int(x), int(y))
-            grow = overlay.last_grow if point == board.last_move else 0.0
-            sprite = self.stone(color, round(radius * (1.0 + grow)))
-            center = geo.center(point)
-            surface.blit(sprite, sprite.get_rect(center=center))
-            if numbers and (int(x), int(y)) != board.last_move:
-                self._draw_number(surface, center, numbers.get((int(x), int(y))), color)
+        last = board.last_move
+        if last is not None:
+            color = Color(int(board.grid[last[1], last[0]]))
+            sprite = self.stone(color, round(radius * (1.0 + overlay.last_grow)))
+            surface.blit(sprite, sprite.get_rect(center=geo.center(last)))
         if overlay.winning_line:
             self._draw_winning_line(surface, overlay.winning_line)
-        if overlay.mark_last and board.last_move is not None and not overlay.show_numbers:
-            self._draw_last_marker(surface, board.last_move)
-        elif overlay.show_numbers and board.last_move is not None:
+        if last is None:
+            return
+        if overlay.show_numbers:
             # With numbers on, the last number is drawn in red instead of a dot.
-            last = board.last_move
             color = Color(int(board.grid[last[1], last[0]]))
             self._draw_number(surface, geo.center(last), board.ply, color, LAST_MOVE_COLOR)
+        elif overlay.mark_last:
+            self._draw_last_marker(surface, last)
 
     def _font(self, px: int, bold: bool = False) -> pygame.font.Font:
         key = (max(6, px), bold)

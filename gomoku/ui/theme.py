@@ -149,12 +149,16 @@ class Theme:
             text = text[:-1]
         return text + "..." if text else ""
 
-    def draw_background(self, surface: pygame.Surface) -> None:
-        """The plain screen background: a soft vertical gradient from warm brown to near black."""
+    def draw_background(self, surface: pygame.Surface, area: pygame.Rect | None = None) -> None:
+        """The plain screen background: a soft vertical gradient from warm brown to near black
+        (only inside `area` if given, e.g. to clear one panel of a cached screen)."""
         size = surface.get_size()
         if self._background is None or self._background.get_size() != size:
             self._background = self._render_background(size)
-        surface.blit(self._background, (0, 0))
+        if area is None:
+            surface.blit(self._background, (0, 0))
+        else:
+            surface.blit(self._background, area, area)
 
     def _render_background(self, size: tuple[int, int]) -> pygame.Surface:
         width, height = size

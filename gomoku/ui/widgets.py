@@ -194,6 +194,12 @@ class Button(Widget):
             return True
         return False
 
+    @property
+    def appearance(self) -> tuple[object, ...]:
+        """Everything `draw` depends on: a cached picture of the button is stale when it changes."""
+        return (self.text, tuple(self.rect), self.visible, self.enabled, self.primary, self.pressed,
+                self.hover, self.highlighted)
+
     def draw(self, surface: pygame.Surface) -> None:
         if not self.visible:
             return

@@ -123,6 +123,9 @@ class BoardScene(Scene):
         self._card_rects: dict[Color, pygame.Rect] = {}
         self._status_rect = pygame.Rect(0, 0, 0, 0)
         self._keys_rect: pygame.Rect | None = None
+        self._backdrop: pygame.Surface | None = None  # background + settled board + panel, see draw
+        self._board_key: tuple[Any, ...] | None = None
+        self._panel_key: tuple[Any, ...] | None = None
 
     # --- entering and leaving ------------------------------------------------------------
 
@@ -684,41 +687,74 @@ class BoardScene(Scene):
         )
 
     def draw(self, surface: pygame.Surface) -> None:
-        self.app.theme.draw_background(surface)
+        """One blit of the cached backdrop, then what moves: the newest stone, markers, banner."""
         self.view.show_coordinates(bool(self.app.settings.show_coordinates))
-        self.view.draw(surface, self.game.board, self._overlay())
-        self._draw_panel(surface)
+        surface.blit(self._backdrop_for(surface.get_size()), (0, 0))
+        self.view.draw_overlay(surface, self.game.board, self._overlay())
         if self.game.is_over:
             self._draw_banner(surface)
 
-    def _draw_panel(self, surface: pygame.Surface) -> None:
+    def _backdrop_for(self, size: tuple[int, int]) -> pygame.Surface:
+        """Background, board with its settled stones, and the side panel, each part redrawn
+        only when what it shows changes (a move; a clock second, a status, a hover)."""
+        theme = self.app.theme
+        if self._backdrop is None or self._backdrop.get_size() != size:
+            self._backdrop = pygame.Surface(size)
+            theme.draw_background(self._backdrop)
+            self._board_key = self._panel_key = None
+        board = self.game.board
+        show_numbers = bool(self.app.settings.show_move_numbers)
+        board_key = (tuple(self.view.geometry.wood), self.view.size, self.view.coordinates,
+                     tuple(board.moves), show_numbers)
+        if board_key != self._board_key:
+            self.view.draw_settled(self._backdrop, board, show_numbers)
+            self._board_key = board_key
+        panel = self._panel_content(time.monotonic())
+        if panel != self._panel_key:
+            theme.draw_background(self._backdrop, self.panel_rect)  # the rounded corners show it
+            self._draw_panel(self._backdrop, panel)
+            self._panel_key = panel
+        return self._backdrop
+
+    def _panel_content(self, now: float) -> tuple[Any, ...]:
+        """Everything the side panel shows, as plain values: the panel is redrawn when it changes."""
+        theme = self.app.theme
+        colors = theme.colors
+        self._sync_buttons()
+        self.move_list.set_moves(self.game.board.moves, self.game.board.size)
+        rule_text = {Rule.FREESTYLE: "Freestyle", Rule.STANDARD: "Standard", Rule.RENJU: "Renju"}[self.setup.rule]
+        mode_text = "vs Computer" if self.setup.mode == "ai" else "Two players"
+        title = f"{mode_text}  ·  {rule_text} {self.setup.size}x{self.setup.size}"
+        cards = tuple(self._card_content(color, now) for color in (Color.BLACK, Color.WHITE))
+        move_text = f"Move {self.game.board.ply + (0 if self.game.is_over else 1)}"
+        status_colour = colors.accent if self.game.is_over else colors.text
+        return (
+            tuple(self.panel_rect), theme.scale, title, cards, move_text, self.status, status_colour,
+            tuple(button.appearance for button in self.buttons.values()),
+            self.move_list.appearance(),
+        )
+
+    def _draw_panel(self, surface: pygame.Surface, content: tuple[Any, ...]) -> None:
         theme, colors = self.app.theme, self.app.theme.colors
+        _, _, title_text, cards, move_text, status_text, status_colour, _, _ = content
         panel = self.panel_rect
         pygame.draw.rect(surface, colors.panel, panel, border_radius=theme.radius)
         pygame.draw.rect(surface, colors.panel_border, panel, theme.px(2), theme.radius)
-        rule_text = {Rule.FREESTYLE: "Freestyle", Rule.STANDARD: "Standard", Rule.RENJU: "Renju"}[self.setup.rule]
-        mode_text = "vs Computer" if self.setup.mode == "ai" else "Two players"
-        title = theme.render(f"{mode_text}  ·  {rule_text} {self.setup.size}x{self.setup.size}",
-                             theme.small_px + theme.px(2), colors.text_dim)
+        title = theme.render(title_text, theme.small_px + theme.px(2), colors.text_dim)
         surface.blit(title, self._title_pos)
-        now = time.monotonic()
-        for color, card in self._card_rects.items():
-            self._draw_player_card(surface, card, color, now)
+        for card, card_content in zip(self._card_rects.values(), cards, strict=True):
+            self._draw_player_card(surface, card, card_content)
         status_rect = self._status_rect
-        move_text = f"Move {self.game.board.ply + (0 if self.game.is_over else 1)}"
         move_label = theme.render(move_text, theme.small_px + theme.px(2), colors.text_dim)
         blit_text(surface, move_label, status_rect, "right")
-        status_colour = colors.accent if self.game.is_over else colors.text
         status_width = status_rect.width - move_label.get_width() - theme.pad
-        status = theme.fit_text(self.status, theme.text_px, status_width, bold=True)
+        status = theme.fit_text(status_text, theme.text_px, status_width, bold=True)
         blit_text(surface, theme.render(status, theme.text_px, status_colour, bold=True), status_rect, "left")
-        self._sync_buttons()
         for button in self.buttons.values():
             button.draw(surface)
         if self._keys_rect is not None:
             keys = theme.render(KEYS_HINT, theme.small_px, colors.text_dim)
             blit_text(surface, keys, self._keys_rect, "center")
-        self.move_list.set_moves(self.game.board.moves, self.game.board.size)
         self.move_list.draw(surface)
 
     def _sync_buttons(self) -> None:
@@ -731,10 +767,36 @@ class BoardScene(Scene):
         self.buttons["restart"].text = "Confirm?" if self._armed == "restart" else "Restart"
         self.buttons["save"].enabled = game.board.ply > 0
 
-    def _draw_player_card(self, surface: pygame.Surface, card: pygame.Rect, color: Color, now: float) -> None:
-        theme, colors = self.app.theme, self.app.theme.colors
+    def _card_content(self, color: Color, now: float) -> tuple[Any, ...]:
+        """What one player's card shows: (active, name, kind line, clock, its colour, move clock, its colour)."""
+        colors = self.app.theme.colors
         game = self.game
         active = not game.is_over and game.to_move is color
+        player = self.players.get(color)
+        info = game.player(color)
+        kind = player.describe() if player is not None else info.kind
+        if isinstance(player, AIPlayer) and player.thinking and player.depth:
+            kind += f"  ·  depth {player.depth}"
+        clock = game.clock
+        remaining = clock.remaining(color, now)
+        if math.isinf(remaining):
+            used = sum(game.move_times[color - 1 :: 2]) + (clock.used_in_move(now) if active else 0.0)
+            clock_text, clock_colour = format_seconds(used), colors.text_dim
+        else:
+            clock_text = format_seconds(remaining)
+            clock_colour = colors.warning if active and self._time_left(now) <= WARN_SECONDS else colors.text
+        move_text, move_colour = "", colors.text_dim
+        if clock.control.move_s and active:
+            left = clock.move_remaining(now)
+            move_text = f"move {format_seconds(left)}"
+            move_colour = colors.warning if left <= WARN_SECONDS else colors.text_dim
+        return (active, info.name, f"{color.label.capitalize()}  ·  {kind}", clock_text, clock_colour,
+                move_text, move_colour)
+
+    def _draw_player_card(self, surface: pygame.Surface, card: pygame.Rect, content: tuple[Any, ...]) -> None:
+        theme, colors = self.app.theme, self.app.theme.colors
+        active, name_text, kind_text, clock_text, clock_colour, move_text, move_colour = content
+        color = Color.BLACK if card is self._card_rects[Color.BLACK] else Color.WHITE
         pygame.draw.rect(surface, colors.field, card, border_radius=theme.radius)
         border = colors.accent if active else colors.panel_border
         pygame.draw.rect(surface, border, card, theme.px(3 if active else 1), theme.radius)
@@ -743,33 +805,17 @@ class BoardScene(Scene):
         pad = theme.pad
         surface.blit(icon, icon.get_rect(center=(card.left + pad + radius + theme.px(4), card.centery)))
         text_left = card.left + 2 * pad + 2 * radius + theme.px(6)
-        player = self.players.get(color)
-        info = game.player(color)
         name_rect = pygame.Rect(text_left, card.top + pad, card.width // 2, theme.text_px + theme.px(4))
-        name = theme.fit_text(info.name, theme.text_px, card.right - text_left - theme.px(120), bold=True)
+        name = theme.fit_text(name_text, theme.text_px, card.right - text_left - theme.px(120), bold=True)
         blit_text(surface, theme.render(name, theme.text_px, colors.text, bold=True), name_rect, "left")
-        kind = player.describe() if player is not None else info.kind
-        if isinstance(player, AIPlayer) and player.thinking and player.depth:
-            kind += f"  ·  depth {player.depth}"
         kind_rect = pygame.Rect(text_left, name_rect.bottom + theme.px(4), card.width // 2, theme.small_px + theme.px(4))
-        blit_text(surface, theme.render(f"{color.label.capitalize()}  ·  {kind}", theme.small_px, colors.text_dim),
-                  kind_rect, "left")
-        clock = game.clock
-        remaining = clock.remaining(color, now)
+        blit_text(surface, theme.render(kind_text, theme.small_px, colors.text_dim), kind_rect, "left")
         clock_rect = pygame.Rect(card.right - pad - theme.px(150), card.top + pad, theme.px(150), theme.heading_px)
-        warn = active and self._time_left(now) <= WARN_SECONDS
-        if math.isinf(remaining):
-            used = sum(game.move_times[color - 1 :: 2]) + (clock.used_in_move(now) if active else 0.0)
-            clock_text, clock_colour = format_seconds(used), colors.text_dim
-        else:
-            clock_text = format_seconds(remaining)
-            clock_colour = colors.warning if warn else colors.text
         blit_text(surface, theme.render(clock_text, theme.heading_px, clock_colour, bold=True), clock_rect, "right")
-        if clock.control.move_s and active:
-            left = clock.move_remaining(now)
-            move_rect = pygame.Rect(clock_rect.left, clock_rect.bottom + theme.px(4), clock_rect.width, theme.small_px + 4)
-            colour = colors.warning if left <= WARN_SECONDS else colors.text_dim
-            blit_text(surface, theme.render(f"move {format_seconds(left)}", theme.small_px, colour), move_rect, "right")
+        if move_text:
+            move_rect = pygame.Rect(clock_rect.left, clock_rect.bottom + theme.px(4), clock_rect.width,
+                                    theme.small_px + 4)
+            blit_text(surface, theme.render(move_text, theme.small_px, move_colour), move_rect, "right")
 
     def _draw_banner(self, surface: pygame.Surface) -> None:
         theme, colors = self.app.theme, self.app.theme.colors
