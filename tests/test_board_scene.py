@@ -434,3 +434,27 @@ def test_a_rematch_at_4k_keeps_the_drawn_board_instead_of_making_it_again(make_a
     click_button(app, scene.end_buttons["rematch"].rect)
     assert scene.game.board.ply == 0 and not scene.game.is_over
     assert scene.view._static is drawn  # no second of redrawing the wood at 4K
+
+
+def _shade_at(app: App, point: tuple[int, int]) -> int:
+    """Mean brightness on screen a little off the point's intersection (clear of the grid lines)."""
+    x, y = app.current.view.geometry.center(point)
+    offset = round(app.current.view.geometry.cell * 0.22)
+    r, g, b, _ = app.screen.get_at((x - offset, y - offset))
+    return (r + g + b) // 3
+
+
+def test_the_screen_shows_each_new_stone_and_loses_it_on_undo(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle")
+    wood = _shade_at(app, (7, 7))
+    click_point(app, (7, 7))
+    click_point(app, (3, 3))
+    app.frame()
+    assert _shade_at(app, (7, 7)) < wood - 80  # black, now one of the settled stones
+    assert _shade_at(app, (3, 3)) > wood + 30  # white, the newest
+    click_button(app, app.current.buttons["undo"].rect)
+    click_button(app, app.current.buttons["undo"].rect)
+    app.frame()
+    assert app.current.game.board.ply == 0
+    assert abs(_shade_at(app, (7, 7)) - wood) < 12 and abs(_shade_at(app, (3, 3)) - _shade_at(app, (4, 4))) < 12
