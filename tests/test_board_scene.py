@@ -458,3 +458,33 @@ def test_the_screen_shows_each_new_stone_and_loses_it_on_undo(make_app) -> None:
     app.frame()
     assert app.current.game.board.ply == 0
     assert abs(_shade_at(app, (7, 7)) - wood) < 12 and abs(_shade_at(app, (3, 3)) - _shade_at(app, (4, 4))) < 12
+
+
+def test_resign_asks_once_and_the_question_goes_when_answered_or_forgotten(make_app) -> None:
+    app = make_app()
+    start(app, mode="ai", level="easy", human_color="black", rule="freestyle")
+    scene = app.current
+    question = "Press Resign again to confirm."
+    click_button(app, scene.buttons["resign"].rect)
+    assert [n.text for n in app.notices] == [question]
+    for _ in range(int(3.2 * 60)):  # not confirmed within 3 s: the question is withdrawn
+        app.frame()
+    assert question not in [n.text for n in app.notices] and not scene.game.is_over
+    click_button(app, scene.buttons["resign"].rect)
+    click_button(app, scene.buttons["resign"].rect)
+    assert scene.game.is_over and scene.game.result.reason is Reason.RESIGN
+    assert question not in [n.text for n in app.notices]
+    assert scene._reason_text(scene.game.result) == "You resigned  ·  0 moves"
+
+
+def test_renju_says_what_the_red_crosses_mean_while_they_show(make_app) -> None:
+    app = make_app()
+    moves = [(4, 7), (4, 2), (5, 7), (5, 2), (6, 7), (6, 2), (8, 7), (8, 2), (9, 7), (13, 13)]
+    start(app, mode="local", rule="renju", moves=[list(m) for m in moves])
+    app.frame()
+    scene = app.current
+    assert scene._keys_text().startswith("Red crosses: points black may not play")
+    click_point(app, (0, 14))  # black plays elsewhere: white to move, no crosses, the keys again
+    app.frame()
+    assert scene._overlay().forbidden == frozenset()
+    assert scene._keys_text().startswith("Keys:")

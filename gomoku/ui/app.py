@@ -81,6 +81,8 @@ class Notice:
     text: str
     error: bool
     seconds_left: float = NOTICE_SECONDS
+    picture: pygame.Surface | None = field(default=None, repr=False, compare=False)
+    """The banner drawn at full opacity, kept while its size stays (fading only sets its alpha)."""
 
     def __post_init__(self) -> None:
         # Long messages stay longer: about 20 characters a second of reading, within limits.
@@ -196,6 +198,7 @@ class App:
         pygame.key.set_repeat(400, 40)
 
         self.notices: list[Notice] = []
+        self._wrapped: dict[tuple[str, int, int], list[str]] = {}
         self.paths: UserPaths = user_paths(self.options.home)
         try:
             self.paths.ensure()
@@ -297,6 +300,10 @@ class App:
             return
         self.notices.append(Notice(text, error))
         del self.notices[:-MAX_NOTICES]
+
+    def dismiss(self, text: str) -> None:
+        """Take down the banner showing `text` (a question that was just answered), if any."""
+        self.notices = [notice for notice in self.notices if notice.text != text]
 
     # --- display -------------------------------------------------------------------------
 
@@ -520,6 +527,16 @@ class App:
         return False
 
     def _wrap(self, text: str, width: int) -> list[str]:
+        """`text` broken into at most four lines of `width` pixels (remembered: asked every frame)."""
+        key = (text, width, self.theme.small_px)
+        lines = self._wrapped.get(key)
+        if lines is None:
+            if len(self._wrapped) > 64:
+                self._wrapped.clear()
+            lines = self._wrapped[key] = self._wrap_now(text, width)
+        return lines
+
+    def _wrap_now(self, text: str, width: int) -> list[str]:
         font = self.theme.font(self.theme.small_px + self.theme.px(2))
         lines: list[str] = []
         line = ""
@@ -534,20 +551,25 @@ class App:
         return lines[:4]
 
     def _draw_notices(self, surface: pygame.Surface) -> None:
+        for notice, rect in self._notice_rects():
+            if notice.picture is None or notice.picture.get_size() != rect.size:
+                notice.picture = self._render_notice(notice, rect.size)
+            alpha = max(0.0, min(1.0, notice.seconds_left / 0.4))  # fade out in the last 0.4 s
+            notice.picture.set_alpha(round(255 * alpha))
+            surface.blit(notice.picture, rect)
+
+    def _render_notice(self, notice: Notice, size: tuple[int, int]) -> pygame.Surface:
+        """The banner for `notice` at full opacity: a rounded box with up to four centred lines."""
         colors = self.theme.colors
         px = self.theme.small_px + self.theme.px(2)
-        for notice, rect in self._notice_rects():
-            alpha = max(0.0, min(1.0, notice.seconds_left / 0.4))  # fade out in the last 0.4 s
-            banner = pygame.Surface(rect.size, pygame.SRCALPHA)
-            fill = colors.error if notice.error else colors.info
-            pygame.draw.rect(banner, (*fill, round(235 * alpha)), banner.get_rect(),
-                             border_radius=self.theme.radius)
-            lines = self._wrap(notice.text, rect.width - 4 * self.theme.pad)
-            line_h = self.theme.small_px
-            top = (rect.height - line_h * len(lines)) // 2
-            for i, line in enumerate(lines):
-                text = self.theme.font(px).render(line, True, colors.text)  # not the shared cache: alpha changes it
-                text.set_alpha(round(255 * alpha))
-                x = (rect.width - text.get_width()) // 2
-                banner.blit(text, (x, top + i * line_h + (line_h - text.get_height()) // 2))
-            surface.blit(banner, rect)
+        banner = pygame.Surface(size, pygame.SRCALPHA)
+        fill = colors.error if notice.error else colors.info
+        pygame.draw.rect(banner, (*fill, 235), banner.get_rect(), border_radius=self.theme.radius)
+        lines = self._wrap(notice.text, size[0] - 4 * self.theme.pad)
+        line_h = self.theme.small_px
+        top = (size[1] - line_h * len(lines)) // 2
+        for i, line in enumerate(lines):
+            text = self.theme.render(line, px, colors.text)
+            x = (size[0] - text.get_width()) // 2
+            banner.blit(text, (x, top + i * line_h + (line_h - text.get_height()) // 2))
+        return banner

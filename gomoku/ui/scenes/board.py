@@ -46,6 +46,7 @@ SETTLE_GROW = 0.12
 WARN_SECONDS = 10.0
 CONFIRM_SECONDS = 3.0
 KEYS_HINT = "Keys: U undo · R restart · H hint · N numbers · Esc menu"
+FORBIDDEN_HINT = "Red crosses: points black may not play (renju)"
 STUCK_STATUS = "Stuck: undo or restart"  # the notice says why; the status line is short
 REASON_TEXT = {
     Reason.FIVE: "five in a row",
@@ -54,6 +55,10 @@ REASON_TEXT = {
     Reason.DISCONNECT: "the opponent left",
     Reason.FULL_BOARD: "the board is full",
 }
+
+
+def _confirm_text(key: str) -> str:
+    return f"Press {key.capitalize()} again to confirm."
 
 
 def point_name(point: Point, size: int) -> str:
@@ -125,6 +130,7 @@ class BoardScene(Scene):
         self._keys_rect: pygame.Rect | None = None
         self._backdrop: pygame.Surface | None = None  # background + settled board + panel, see draw
         self._board_key: tuple[Any, ...] | None = None
+        self._banner_shade: pygame.Surface | None = None
         self._panel_key: tuple[Any, ...] | None = None
 
     # --- entering and leaving ------------------------------------------------------------
@@ -206,7 +212,7 @@ class BoardScene(Scene):
         self._saved_once = False
         self._turn_begun = False
         self._forbidden_ply = -1
-        self._armed = None
+        self._disarm()
         self._last_tick = None
         if not game.is_over:
             game.start(now)
@@ -378,12 +384,19 @@ class BoardScene(Scene):
     def _confirm(self, key: str) -> bool:
         """A second click within a few seconds confirms `key`; the first one asks."""
         if self._armed == key:
-            self._armed = None
+            self._disarm()
             return True
+        self._disarm()
         self._armed = key
         self._armed_left = CONFIRM_SECONDS
-        self.app.notify(f"Press {key.capitalize()} again to confirm.")
+        self.app.notify(_confirm_text(key))
         return False
+
+    def _disarm(self) -> None:
+        """Forget a half-confirmed Resign or Restart, and take its question off the screen."""
+        if self._armed is not None:
+            self.app.dismiss(_confirm_text(self._armed))
+            self._armed = None
 
     # --- actions -------------------------------------------------------------------------
 
@@ -478,7 +491,7 @@ class BoardScene(Scene):
         self.engine.cancel(self._hint_request)
         self._hint_request = None
         self.hint = None
-        self._armed = None
+        self._disarm()
 
     def _after_position_change(self) -> None:
         self._turn_begun = False
@@ -495,7 +508,7 @@ class BoardScene(Scene):
         if self._armed is not None:
             self._armed_left -= dt
             if self._armed_left <= 0:
-                self._armed = None
+                self._disarm()
         if not self.game.is_over:
             if self.game.check_clock(now) is None:
                 self._tick_countdown(now)
@@ -731,12 +744,20 @@ class BoardScene(Scene):
         return (
             tuple(self.panel_rect), theme.scale, title, cards, move_text, self.status, status_colour,
             tuple(button.appearance for button in self.buttons.values()),
-            self.move_list.appearance(),
+            self.move_list.appearance(), self._keys_text(),
         )
+
+    def _keys_text(self) -> str:
+        """The line above the buttons: the keys, or what the red crosses mean while they show."""
+        board = self.game.board
+        if (board.rule is Rule.RENJU and board.to_move is Color.BLACK and not self.game.is_over
+                and self._forbidden_ply == board.ply and self._forbidden):
+            return FORBIDDEN_HINT
+        return KEYS_HINT
 
     def _draw_panel(self, surface: pygame.Surface, content: tuple[Any, ...]) -> None:
         theme, colors = self.app.theme, self.app.theme.colors
-        _, _, title_text, cards, move_text, status_text, status_colour, _, _ = content
+        _, _, title_text, cards, move_text, status_text, status_colour, _, _, keys_text = content
         panel = self.panel_rect
         pygame.draw.rect(surface, colors.panel, panel, border_radius=theme.radius)
         pygame.draw.rect(surface, colors.panel_border, panel, theme.px(2), theme.radius)
@@ -753,7 +774,7 @@ class BoardScene(Scene):
         for button in self.buttons.values():
             button.draw(surface)
         if self._keys_rect is not None:
-            keys = theme.render(KEYS_HINT, theme.small_px, colors.text_dim)
+            keys = theme.render(keys_text, theme.small_px, colors.text_dim)
             blit_text(surface, keys, self._keys_rect, "center")
         self.move_list.draw(surface)
 
@@ -822,9 +843,11 @@ class BoardScene(Scene):
         outcome = self.game.result
         assert outcome is not None
         rect = self.banner_rect
-        shade = pygame.Surface(rect.size, pygame.SRCALPHA)
-        pygame.draw.rect(shade, (*colors.panel, 236), shade.get_rect(), border_radius=theme.radius)
-        surface.blit(shade, rect)
+        if self._banner_shade is None or self._banner_shade.get_size() != rect.size:
+            self._banner_shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+            pygame.draw.rect(self._banner_shade, (*colors.panel, 236), self._banner_shade.get_rect(),
+                             border_radius=theme.radius)
+        surface.blit(self._banner_shade, rect)
         pygame.draw.rect(surface, colors.accent, rect, theme.px(2), theme.radius)
         pad = theme.pad
         title_rect = pygame.Rect(rect.left, rect.top + pad, rect.width, theme.heading_px + pad)
@@ -838,11 +861,13 @@ class BoardScene(Scene):
 
     def _reason_text(self, outcome: Outcome) -> str:
         moves = self.game.board.ply
+        you_lost = self._requester() is not None and outcome.winner is self.setup.human_color.other
         if outcome.reason is Reason.RESIGN and outcome.winner is not None:
             loser = self.game.player(outcome.winner.other).name
-            text = f"{loser} resigned"
+            text = "You resigned" if you_lost else f"{loser} resigned"
         elif outcome.reason is Reason.TIMEOUT and outcome.winner is not None:
-            text = f"{self.game.player(outcome.winner.other).name} ran out of time"
+            loser = self.game.player(outcome.winner.other).name
+            text = "Your time ran out" if you_lost else f"{loser} ran out of time"
         else:
             text = REASON_TEXT[outcome.reason].capitalize()
         return f"{text}  ·  {moves} moves"
