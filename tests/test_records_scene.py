@@ -107,7 +107,9 @@ def test_a_damaged_file_is_reported_and_left_alone(app: App) -> None:
     broken.write_text("Piskvorky 15x15, 0:0, 0\n8,8,0\n8,8,0\n", encoding="utf-8")
     app.switch("records", {})
     app.frame()
-    click(app, app.current.load_button.rect)
+    assert not app.current.load_button.enabled  # the preview already says it cannot be opened
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+    app.frame()  # Enter on the list still tries, and says why in plain words
     assert app.current_name == "records"
     assert any(n.error and "broken.psq" in n.text and "illegal" in n.text for n in app.notices)
     assert broken.read_text(encoding="utf-8") == "Piskvorky 15x15, 0:0, 0\n8,8,0\n8,8,0\n"

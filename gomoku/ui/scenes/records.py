@@ -342,7 +342,8 @@ class RecordsScene(Scene):
             self.format_choice.draw(surface)
             self.save_button.draw(surface)
         else:
-            self.load_button.enabled = self._selected_file() is not None
+            # A file the preview could not open would only fail again: Load waits for a good one.
+            self.load_button.enabled = self._selected_file() is not None and not isinstance(self.preview, str)
             self.load_button.draw(surface)
             if self.files:
                 self._draw_preview(surface)
