@@ -330,3 +330,16 @@ def test_a_first_scene_that_fails_to_start_falls_back_to_the_menu(make_app, tmp_
     app = make_app(scene="broken")
     assert app.current_name == "menu"
     assert any("no way" in n.text for n in app.notices)
+
+
+def test_a_review_screenshot_shows_the_sample_game_without_an_error(tmp_path: Path) -> None:
+    options = parse_args(["--screenshot", str(tmp_path / "review.png"), "--scene", "review",
+                          "--home", str(tmp_path / "home")])
+    app = App(options)
+    try:
+        app.frame()
+        assert app.current_name == "review"
+        assert app.current.total == len(options.scene_data["record"].moves) > 10
+        assert not any(n.error for n in app.notices)
+    finally:
+        app.close()

@@ -135,6 +135,11 @@ def parse_args(argv: list[str] | None = None) -> AppOptions:
         scene_data = {"mode": "local", "moves": [list(p) for p in SAMPLE_OPENING]}
     elif args.screenshot and args.scene == "menu":  # a game under way behind the menu
         scene_data = {"attract_moves": [list(p) for p in SAMPLE_OPENING[:11]]}
+    elif args.screenshot and args.scene == "review":  # the sample game, stepped back a little
+        from gomoku.core.records import GameRecord
+
+        record = GameRecord(black="Player", white="Computer", moves=list(SAMPLE_OPENING))
+        scene_data = {"record": record, "ply": len(SAMPLE_OPENING) - 4}
     return AppOptions(
         windowed=args.windowed or size is not None,
         size=size,
