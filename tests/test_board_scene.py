@@ -488,3 +488,30 @@ def test_renju_says_what_the_red_crosses_mean_while_they_show(make_app) -> None:
     app.frame()
     assert scene._overlay().forbidden == frozenset()
     assert scene._keys_text().startswith("Keys:")
+
+
+def test_a_notice_that_goes_away_leaves_no_trace_on_the_board(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle")
+    app.notify("Something to read for a moment.")
+    app.frame()
+    (_, rect), = app._notice_rects()
+    spot = (rect.centerx, rect.centery)
+    assert app.screen.get_at(spot) != app.current._backdrop.get_at(spot)  # the banner is on top
+    for _ in range(20):
+        app.frame(dt=1.0)
+    assert app.notices == []
+    app.frame()
+    assert app.screen.get_at(spot) == app.current._backdrop.get_at(spot)
+
+
+@pytest.mark.parametrize("last", [(7, 2), (7, 12)])
+def test_after_a_resignation_the_banner_leaves_the_last_stone_in_view(make_app, last) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle", moves=[[7, 7], [8, 8], list(last)])
+    scene = app.current
+    click_button(app, scene.buttons["resign"].rect)
+    click_button(app, scene.buttons["resign"].rect)
+    app.frame()
+    assert scene.game.is_over
+    assert not scene.banner_rect.collidepoint(scene.view.geometry.center(last))

@@ -130,13 +130,18 @@ class BoardScene(Scene):
         self._keys_rect: pygame.Rect | None = None
         self._backdrop: pygame.Surface | None = None  # background + settled board + panel, see draw
         self._board_key: tuple[Any, ...] | None = None
+        self._panel_keys: dict[str, tuple[Any, ...]] = {}
+        self._board_look: tuple[Any, ...] | None = None
+        self._buttons_area = pygame.Rect(0, 0, 0, 0)
         self._banner_shade: pygame.Surface | None = None
-        self._panel_key: tuple[Any, ...] | None = None
+        self._frame_key: int | None = None  # the surface the last full frame went to (see draw)
+        self._covered_last_frame = False
 
     # --- entering and leaving ------------------------------------------------------------
 
     def enter(self, data: dict[str, Any]) -> None:
         """Start the game `data` describes (see the module docstring)."""
+        self._frame_key = None  # the screen shows another scene: draw the first frame in full
         self._close_players()
         now = time.monotonic()
         if data.get("resume"):
@@ -242,6 +247,7 @@ class BoardScene(Scene):
 
     def resize(self, size: tuple[int, int]) -> None:
         theme = self.app.theme
+        self._frame_key = None
         self.board_area, self.panel_rect = board_and_panel(size, theme.px)
         self.view.layout(self.board_area)
         pad = theme.pad
@@ -280,10 +286,12 @@ class BoardScene(Scene):
         list_bottom = (keys_rect.top if self._keys_rect is not None else self.buttons["undo"].rect.top) - pad
         list_top = self._status_rect.bottom + pad
         self.move_list.rect = pygame.Rect(inner.left, list_top, inner.width, max(0, list_bottom - list_top))
+        self._buttons_area = self.buttons["undo"].rect.unionall([b.rect for b in self.buttons.values()])
         self.move_list.visible = self.move_list.rect.height >= 2 * self.move_list.line_h
 
     def _place_banner(self) -> None:
-        """Put the game-over banner across the board, in the half away from the winning line."""
+        """Put the game-over banner across the board, in the half away from the winning line
+        (or from the last stone when the game ended another way)."""
         theme = self.app.theme
         pad, button_h = theme.pad, theme.control_h
         banner_w = min(self.board_area.width - 2 * pad, theme.px(640))
@@ -294,6 +302,8 @@ class BoardScene(Scene):
         line_y = self.board_area.centery
         if outcome is not None and outcome.line:
             line_y = sum(self.view.geometry.center(p)[1] for p in outcome.line) // len(outcome.line)
+        elif self.game.board.last_move is not None:  # resigned or out of time: keep the last stone in view
+            line_y = self.view.geometry.center(self.game.board.last_move)[1]
         if line_y < self.board_area.centery:
             rect.bottom = self.board_area.bottom - self.board_area.height // 8
         else:
@@ -700,52 +710,102 @@ class BoardScene(Scene):
         )
 
     def draw(self, surface: pygame.Surface) -> None:
-        """One blit of the cached backdrop, then what moves: the newest stone, markers, banner."""
-        self.view.show_coordinates(bool(self.app.settings.show_coordinates))
-        surface.blit(self._backdrop_for(surface.get_size()), (0, 0))
-        self.view.draw_overlay(surface, self.game.board, self._overlay())
-        if self.game.is_over:
-            self._draw_banner(surface)
+        """Bring the cached backdrop up to date, copy to the screen only the parts that changed,
+        then draw what moves over the board: the newest stone, markers, the banner.
 
-    def _backdrop_for(self, size: tuple[int, int]) -> pygame.Surface:
-        """Background, board with its settled stones, and the side panel, each part redrawn
-        only when what it shows changes (a move; a clock second, a status, a hover)."""
+        The screen keeps the last frame, so an unchanged part is not copied again; after a
+        notice (the app draws those on top) or another scene, the whole backdrop is."""
+        self.view.show_coordinates(bool(self.app.settings.show_coordinates))
+        changed = self._update_backdrop(surface.get_size())
+        overlay = self._overlay()
+        board_look = (overlay, self._banner_content())
+        covered = bool(self.app.notices) or self._covered_last_frame
+        self._covered_last_frame = bool(self.app.notices)
+        backdrop = self._backdrop
+        assert backdrop is not None
+        if changed is None or covered or self._frame_key != id(surface):
+            self._frame_key = id(surface)
+            surface.blit(backdrop, (0, 0))
+            redraw_board = True
+        else:
+            redraw_board = board_look != self._board_look or self.board_area in changed
+            for rect in changed:
+                surface.blit(backdrop, rect, rect)
+            if redraw_board:
+                surface.blit(backdrop, self.board_area, self.board_area)
+        self._board_look = board_look
+        if redraw_board:
+            self.view.draw_overlay(surface, self.game.board, overlay)
+            if self.game.is_over:
+                self._draw_banner(surface)
+
+    def _banner_content(self) -> tuple[Any, ...] | None:
+        """What the end-of-game banner shows (None while the game goes on)."""
+        outcome = self.game.result
+        if outcome is None:
+            return None
+        return (tuple(self.banner_rect), self._result_title(outcome), self._reason_text(outcome),
+                tuple(button.appearance for button in self.end_buttons.values()))
+
+    def _update_backdrop(self, size: tuple[int, int]) -> list[pygame.Rect] | None:
+        """Redraw the parts of the cached backdrop (background, board with its settled stones,
+        the panel's parts) whose content changed; returns their rects, or None if all is new."""
         theme = self.app.theme
+        changed: list[pygame.Rect] | None = []
         if self._backdrop is None or self._backdrop.get_size() != size:
             self._backdrop = pygame.Surface(size)
             theme.draw_background(self._backdrop)
-            self._board_key = self._panel_key = None
+            self._board_key = None
+            self._panel_keys = {}
+            changed = None
+        backdrop = self._backdrop
         board = self.game.board
         show_numbers = bool(self.app.settings.show_move_numbers)
         board_key = (tuple(self.view.geometry.wood), self.view.size, self.view.coordinates,
                      tuple(board.moves), show_numbers)
         if board_key != self._board_key:
-            self.view.draw_settled(self._backdrop, board, show_numbers)
+            self.view.draw_settled(backdrop, board, show_numbers)
             self._board_key = board_key
-        panel = self._panel_content(time.monotonic())
-        if panel != self._panel_key:
-            theme.draw_background(self._backdrop, self.panel_rect)  # the rounded corners show it
-            self._draw_panel(self._backdrop, panel)
-            self._panel_key = panel
-        return self._backdrop
+            if changed is not None:
+                changed.append(self.board_area)
+        parts = self._panel_parts(time.monotonic())
+        if parts["frame"][1] != self._panel_keys.get("frame"):
+            theme.draw_background(backdrop, self.panel_rect)  # the rounded corners show it
+            self._draw_panel_frame(backdrop)
+            self._panel_keys = {}
+            if changed is not None:
+                changed.append(self.panel_rect)
+        for name, (rect, content) in parts.items():
+            if content == self._panel_keys.get(name):
+                continue
+            if name != "frame":
+                backdrop.fill(theme.colors.panel, rect)
+                self._draw_panel_part(backdrop, name, rect, content)
+                if changed is not None:
+                    changed.append(rect)
+            self._panel_keys[name] = content
+        return changed
 
-    def _panel_content(self, now: float) -> tuple[Any, ...]:
-        """Everything the side panel shows, as plain values: the panel is redrawn when it changes."""
+    def _panel_parts(self, now: float) -> dict[str, tuple[pygame.Rect, tuple[Any, ...]]]:
+        """The side panel's parts: each one's rect and everything it shows, as plain values;
+        a part is redrawn when its values change (a clock each second, a status, a hover)."""
         theme = self.app.theme
         colors = theme.colors
         self._sync_buttons()
         self.move_list.set_moves(self.game.board.moves, self.game.board.size)
-        rule_text = {Rule.FREESTYLE: "Freestyle", Rule.STANDARD: "Standard", Rule.RENJU: "Renju"}[self.setup.rule]
-        mode_text = "vs Computer" if self.setup.mode == "ai" else "Two players"
-        title = f"{mode_text}  ·  {rule_text} {self.setup.size}x{self.setup.size}"
-        cards = tuple(self._card_content(color, now) for color in (Color.BLACK, Color.WHITE))
         move_text = f"Move {self.game.board.ply + (0 if self.game.is_over else 1)}"
         status_colour = colors.accent if self.game.is_over else colors.text
-        return (
-            tuple(self.panel_rect), theme.scale, title, cards, move_text, self.status, status_colour,
-            tuple(button.appearance for button in self.buttons.values()),
-            self.move_list.appearance(), self._keys_text(),
-        )
+        parts = {
+            "frame": (self.panel_rect, (tuple(self.panel_rect), theme.scale, self._panel_title())),
+            "black": (self._card_rects[Color.BLACK], self._card_content(Color.BLACK, now)),
+            "white": (self._card_rects[Color.WHITE], self._card_content(Color.WHITE, now)),
+            "status": (self._status_rect, (move_text, self.status, status_colour)),
+            "moves": (self.move_list.rect, self.move_list.appearance()),
+            "buttons": (self._buttons_area, tuple(button.appearance for button in self.buttons.values())),
+        }
+        if self._keys_rect is not None:
+            parts["keys"] = (self._keys_rect, (self._keys_text(),))
+        return parts
 
     def _keys_text(self) -> str:
         """The line above the buttons: the keys, or what the red crosses mean while they show."""
@@ -755,28 +815,38 @@ class BoardScene(Scene):
             return FORBIDDEN_HINT
         return KEYS_HINT
 
-    def _draw_panel(self, surface: pygame.Surface, content: tuple[Any, ...]) -> None:
+    def _draw_panel_frame(self, surface: pygame.Surface) -> None:
         theme, colors = self.app.theme, self.app.theme.colors
-        _, _, title_text, cards, move_text, status_text, status_colour, _, _, keys_text = content
         panel = self.panel_rect
         pygame.draw.rect(surface, colors.panel, panel, border_radius=theme.radius)
         pygame.draw.rect(surface, colors.panel_border, panel, theme.px(2), theme.radius)
-        title = theme.render(title_text, theme.small_px + theme.px(2), colors.text_dim)
+        title = theme.render(self._panel_title(), theme.small_px + theme.px(2), colors.text_dim)
         surface.blit(title, self._title_pos)
-        for card, card_content in zip(self._card_rects.values(), cards, strict=True):
-            self._draw_player_card(surface, card, card_content)
-        status_rect = self._status_rect
-        move_label = theme.render(move_text, theme.small_px + theme.px(2), colors.text_dim)
-        blit_text(surface, move_label, status_rect, "right")
-        status_width = status_rect.width - move_label.get_width() - theme.pad
-        status = theme.fit_text(status_text, theme.text_px, status_width, bold=True)
-        blit_text(surface, theme.render(status, theme.text_px, status_colour, bold=True), status_rect, "left")
-        for button in self.buttons.values():
-            button.draw(surface)
-        if self._keys_rect is not None:
-            keys = theme.render(keys_text, theme.small_px, colors.text_dim)
-            blit_text(surface, keys, self._keys_rect, "center")
-        self.move_list.draw(surface)
+
+    def _panel_title(self) -> str:
+        rule_text = {Rule.FREESTYLE: "Freestyle", Rule.STANDARD: "Standard", Rule.RENJU: "Renju"}[self.setup.rule]
+        mode_text = "vs Computer" if self.setup.mode == "ai" else "Two players"
+        return f"{mode_text}  ·  {rule_text} {self.setup.size}x{self.setup.size}"
+
+    def _draw_panel_part(self, surface: pygame.Surface, name: str, rect: pygame.Rect,
+                         content: tuple[Any, ...]) -> None:
+        theme, colors = self.app.theme, self.app.theme.colors
+        if name in ("black", "white"):
+            self._draw_player_card(surface, rect, content)
+        elif name == "status":
+            move_text, status_text, status_colour = content
+            move_label = theme.render(move_text, theme.small_px + theme.px(2), colors.text_dim)
+            blit_text(surface, move_label, rect, "right")
+            status_width = rect.width - move_label.get_width() - theme.pad
+            status = theme.fit_text(status_text, theme.text_px, status_width, bold=True)
+            blit_text(surface, theme.render(status, theme.text_px, status_colour, bold=True), rect, "left")
+        elif name == "moves":
+            self.move_list.draw(surface)
+        elif name == "buttons":
+            for button in self.buttons.values():
+                button.draw(surface)
+        elif name == "keys":
+            blit_text(surface, theme.render(content[0], theme.small_px, colors.text_dim), rect, "center")
 
     def _sync_buttons(self) -> None:
         game = self.game
@@ -817,7 +887,7 @@ class BoardScene(Scene):
     def _draw_player_card(self, surface: pygame.Surface, card: pygame.Rect, content: tuple[Any, ...]) -> None:
         theme, colors = self.app.theme, self.app.theme.colors
         active, name_text, kind_text, clock_text, clock_colour, move_text, move_colour = content
-        color = Color.BLACK if card is self._card_rects[Color.BLACK] else Color.WHITE
+        color = Color.BLACK if card == self._card_rects[Color.BLACK] else Color.WHITE
         pygame.draw.rect(surface, colors.field, card, border_radius=theme.radius)
         border = colors.accent if active else colors.panel_border
         pygame.draw.rect(surface, border, card, theme.px(3 if active else 1), theme.radius)
