@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gomoku.core import Color, Rule
+from gomoku.core import Color, Point, Rule
 from gomoku.core import renju as core_renju
 from gomoku.engine import easy, patterns, search, state, threats
 from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResult, StopFlag
@@ -140,10 +140,20 @@ def warm_up() -> None:
         for rule in Rule:
             position = Position(grid.copy(), (), Color.WHITE if rule is Rule.RENJU else Color.BLACK,
                                 rule)
+            forbidden_points(grid)
             for level in Level:
                 _think_compiled(position, level, SearchLimit(0.3, max_depth=2), None, None,
                                 time.perf_counter())
         _ready.set()
+
+
+def forbidden_points(grid: np.ndarray) -> set[Point]:
+    """The empty points black may not play on `grid` under renju, by the compiled check."""
+    grid = np.ascontiguousarray(grid, dtype=np.int8)
+    bd = state.new_state(grid, int(Color.BLACK), patterns.RULE_RENJU, pattern_tables(Rule.RENJU))
+    out = np.zeros(grid.size, dtype=np.int64)
+    count = threats.forbidden_cells(bd, out)
+    return {state.cell_point(int(c), grid.shape[0]) for c in out[:count]}
 
 
 def _start_background_warm_up() -> None:
@@ -281,18 +291,18 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
                       {"kind": names.get(kind, "only move")})
     defending = kind == 4
 
-    # Step 2. Our own forced wins: continuous fours, then (node-limited) continuous threats
-    if not defending:
-        counters[threats.C_NODE_LIMIT] = max(config.vct_nodes, 20_000)
-        score, move = search.threat_win(bd, sr, config.root_vcf, config.vct_depth)
-        aborted_by_limit = counters[threats.C_ABORTED] != 0 and sr[8][0] == 0
-        counters[threats.C_NODE_LIMIT] = 0
-        counters[threats.C_ABORTED] = 0
-        if score > 0 and move >= 0:
-            return result(move, score, 0, (state.cell_point(int(move), size),),
-                          {"kind": "vcf/vct", "threat_limit_hit": aborted_by_limit})
-        if sr[8][0] != 0:  # the clock ran out during the threat search
-            return result(root[0], 0, 0, (), {"kind": "ordering"})
+    # Step 2. Our own forced wins: continuous fours, then (node-limited) continuous threats.
+    # A VCF of ours comes before any threat of theirs; a VCT does not when they have a VCF.
+    counters[threats.C_NODE_LIMIT] = max(config.vct_nodes, 20_000)
+    score, move = search.threat_win(bd, sr, config.root_vcf, 0 if defending else config.vct_depth)
+    limit_hit = counters[threats.C_ABORTED] != 0 and sr[8][0] == 0
+    counters[threats.C_NODE_LIMIT] = 0
+    counters[threats.C_ABORTED] = 0
+    if score > 0 and move >= 0:
+        return result(move, score, 0, (state.cell_point(int(move), size),),
+                      {"kind": "vcf/vct", "threat_limit_hit": limit_hit})
+    if sr[8][0] != 0:  # the clock ran out during the threat search
+        return result(root[0], 0, 0, (), {"kind": "ordering"})
 
     # Step 3. Iterative deepening over the root moves
     scores = np.zeros(count, dtype=np.int64)

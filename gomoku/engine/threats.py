@@ -524,3 +524,22 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
         if result < worst:
             worst = result
     return worst
+
+
+@njit(nogil=True, cache=True)
+def forbidden_cells(bd: tuple, out: np.ndarray) -> int:
+    """Renju: fill `out` with every empty cell black may not play; returns how many."""
+    cells, keys, near, info, hashes, stack, tables, zobrist, dirs = bd
+    size = info[I_SIZE]
+    stride = info[I_STRIDE]
+    n = 0
+    for y in range(size):
+        for x in range(size):
+            p = (y + PAD) * stride + x + PAD
+            if cells[p] != 0:
+                continue
+            tc, score, maybe, four = cell_threat(tables, keys, 1, p)
+            if maybe and is_forbidden(bd, p, np.int64(0)):
+                out[n] = p
+                n += 1
+    return n

@@ -1,0 +1,682 @@
+"""Tactical suite: hard finds the right move in every position within a 1 s limit.
+
+Each case is an ASCII diagram (X black, O white, . empty, * the correct answers) placed at a
+board offset, with the rule and a one-line comment. The answer sets were computed with an
+independent pure-Python solver over gomoku.core.Board (its own VCF and defence search, the
+core's renju rules), not by this engine: a win is every first move of a forced win by fours
+(or a five); a defence is every move after which the opponent has no VCF left.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gomoku.core import Color, Rule
+from gomoku.engine import driver
+from gomoku.engine.api import Level, SearchLimit
+from gomoku.engine.diagram import parse_diagram
+
+CASES: list[tuple[str, Rule, Color | None, tuple[int, int], str]] = [
+    (
+        'win in one: complete the open four',
+        Rule.FREESTYLE, None, (3, 3),
+        """
+        . . . . . . . .
+        . * X X X X * .
+        . . O O O . . .
+        . . . O . . . .
+        . . . . . . . .
+        """,
+    ),
+    (
+        'win in one: fill the gap of X X . X X',
+        Rule.FREESTYLE, None, (3, 3),
+        """
+        . . . . . . . . .
+        . O X X * X X O .
+        . . O . O . . . .
+        . . . . . . . . .
+        """,
+    ),
+    (
+        "win in one on the diagonal instead of blocking white's four (at the board corner)",
+        Rule.FREESTYLE, None, (0, 0),
+        """
+        X . . . . .
+        . X . . . .
+        . . X . . .
+        . . . X . .
+        . . . . * .
+        O O O O . .
+        . . . . . .
+        """,
+    ),
+    (
+        'standard: the gap would make six, only the open end is a five',
+        Rule.STANDARD, None, (2, 3),
+        """
+        . . . . . . . . . . .
+        . * X X X X . X . . .
+        . . O O . O . O . . .
+        . . . . . . . . . O .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        "renju: black's gap is an overline (forbidden); the open end is five",
+        Rule.RENJU, None, (2, 3),
+        """
+        . . . . . . . . . . .
+        . * X X X X . X . . .
+        . . O O . O . O . . .
+        . . . . . . . . . O .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'renju: white wins with an overline (at the board edge)',
+        Rule.RENJU, None, (0, 4),
+        """
+        . . . . . . . .
+        . X X X . X O .
+        O O O O * O X .
+        . . X . X . . .
+        . . . . . . . .
+        """,
+    ),
+    (
+        'block the four at its only completion point',
+        Rule.FREESTYLE, None, (2, 3),
+        """
+        . . . . . . . .
+        . X O O O O * .
+        . . . X . X . .
+        . . . . X . . .
+        . . . . . . . .
+        """,
+    ),
+    (
+        'block the broken four O O . O O',
+        Rule.FREESTYLE, None, (3, 3),
+        """
+        . . . . . . . .
+        . O O * O O . .
+        . X X . X . . .
+        . . . . . . X .
+        . . . . . . . .
+        """,
+    ),
+    (
+        'block the vertical four rather than attack',
+        Rule.FREESTYLE, None, (3, 3),
+        """
+        . . . . . .
+        . . X . X .
+        . . O . O .
+        . . O . . .
+        . X O X X .
+        . . O . . .
+        . . * . . .
+        . . . . . .
+        """,
+    ),
+    (
+        'block an open three at one of its two ends',
+        Rule.FREESTYLE, None, (4, 3),
+        """
+        . . . . . . .
+        . * O O O * .
+        . . X . X . .
+        . . . X . . .
+        . . . . . . .
+        """,
+    ),
+    (
+        'block a split three: either end or the gap',
+        Rule.FREESTYLE, None, (3, 3),
+        """
+        . . . . . . . .
+        . * O O * O * .
+        . . X . X . . .
+        . . . X . . . .
+        . . . . . . . .
+        """,
+    ),
+    (
+        'block a diagonal open three at one of its two ends',
+        Rule.FREESTYLE, None, (3, 3),
+        """
+        . . . . . . .
+        . * . . . . .
+        . . O . . . .
+        . . . O . X .
+        . . . . O . .
+        . . X . X * .
+        . . . . . . .
+        """,
+    ),
+    (
+        'standard: block an open three',
+        Rule.STANDARD, None, (4, 3),
+        """
+        . . . . . . .
+        . . . * . . .
+        . X . O . X .
+        . . . O . . .
+        . . . O . . .
+        . . X * . . .
+        . . . . . . .
+        """,
+    ),
+    (
+        "renju: black's 4-4 point is forbidden; black wins with the legal 4-3 instead",
+        Rule.RENJU, None, (0, 0),
+        """
+        O . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . O . . . . . . .
+        . . . . . . . X . . . . O . .
+        . . . . . . . X . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . O X X X . * . . . . . .
+        . . . . . . . * . . . . . . .
+        . . . . . . . . . . O . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . O X X X * * .
+        . . . . . . . . . . . . X . .
+        . . . . . . . . . . O . X O .
+        . O . . . . O . . . . . . . O
+        """,
+    ),
+    (
+        "renju: white's four forces black onto a double-three point",
+        Rule.RENJU, None, (0, 0),
+        """
+        . . . . . . . . . . . . . . X
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . . X X . . . . . . .
+        . . . . . X X . . . . . . . .
+        . . . . . . . . O . . . . . .
+        . . . . . . . . . O . . . . .
+        . . . . . . . . . . O . . . .
+        . . . . . . . . . . . * . . .
+        . . . . . . . . . . . . X . .
+        . . . O . . . . . . . . . . .
+        . O . . . . . . . . . . . . O
+        """,
+    ),
+    (
+        "renju: black's X X X X . X is no four (the gap is an overline); white wins by its own fours",
+        Rule.RENJU, None, (2, 0),
+        """
+        . . . . . . . . . . . . X
+        . . . . . . . . . . . . .
+        . O X X X X . X . . . . .
+        . . * . . . . . . . . . .
+        . . . * . . . . . . . . .
+        . . . . O . . . . . . . .
+        . . . . . O . . . . . . .
+        . . . X . . O . . . . . .
+        . . . . . . . * . . . . .
+        . . . . . . . . * . . . .
+        . * O O * O * . . . . . .
+        . . . . . . . . . . . . .
+        . . . X . . . . . . . . .
+        . . . . . . . . . . . . .
+        """,
+    ),
+    (
+        'black wins by a 5-stone VCF',
+        Rule.FREESTYLE, None, (2, 2),
+        """
+        . . . . . . . . . . .
+        . . . . O . . . . X .
+        . . . . . X . O . O .
+        . X . . . . . O O . .
+        . O X . X O . X . . .
+        . . . . . O X . O . .
+        . . X . O * X X . . .
+        . . . . X . . . X . .
+        . . . . . O . O . * .
+        . . . X . O O . . X .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'black wins by a 5-stone VCF',
+        Rule.FREESTYLE, None, (2, 2),
+        """
+        . . . . . . . . . . .
+        . . . X O . . . O . .
+        . X X . O O . . . . .
+        . O * . . . . . . O .
+        . X . . . . . . . . .
+        . . O . X X . . . . .
+        . X X * . X . . . . .
+        . . . . . . O O . . .
+        . . . O O . . . . . .
+        . X . . . . . . . X .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'black wins by a 4-stone VCF',
+        Rule.FREESTYLE, None, (2, 2),
+        """
+        . . . . . . . . . . .
+        . . O . O . . . . . .
+        . . . . X . . X . . .
+        . . O X . . O . O . .
+        . . . . X . . . . . .
+        . . . . X . O . . . .
+        . . O . * . * X . . .
+        . . . . . O . X X . .
+        . X X . O . . . O . .
+        . O . O . . X . . X .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'black wins by a 4-stone VCF',
+        Rule.FREESTYLE, None, (2, 2),
+        """
+        . . . . . . . . . . .
+        . . . X . X . . O O .
+        . O X O . . . . X O .
+        . O X . . . . . X X .
+        . . . . O X . X * . .
+        . X . . . . . X . . .
+        . X . O X . O . X O .
+        . . O O . . . . . . .
+        . . O . . O . . . . .
+        . . . . X . O . . . .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'black wins by a 6-stone VCF',
+        Rule.FREESTYLE, None, (2, 2),
+        """
+        . . . . . . . . . . .
+        . O . . O X . . . . .
+        . X . O . O . . . . .
+        . * X . . X . O . . .
+        . X . * . . . . . . .
+        . X . . X . X . . X .
+        . . . O . O . O . . .
+        . X . O X X * * X O .
+        . O O . . X . . O O .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'black wins by a 6-stone VCF',
+        Rule.FREESTYLE, None, (2, 2),
+        """
+        . . . . . . . . . . .
+        . . . X O O . . . . .
+        . . . . X . . O . . .
+        . . . . X . . . O X .
+        . . . O * X . . X O .
+        . O . . . . * O X . .
+        . . . O X . . . O . .
+        . . . . . X . . X . .
+        . . . X O . . . O . .
+        . . . . . . X . . . .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'black wins by a 6-stone VCF',
+        Rule.FREESTYLE, None, (2, 2),
+        """
+        . . . . . . . . . . .
+        . O . X . X . . X . .
+        . . . X O . * . . . .
+        . X . * . . . . . . .
+        . . . . . . . . X . .
+        . O O X . . . O . X .
+        . . . . . . . O . . .
+        . . . . . . . . . O .
+        . O . . . . . O . . .
+        . . . . X . O . X . .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'black wins by a 8-stone VCF',
+        Rule.FREESTYLE, None, (2, 2),
+        """
+        . . . . . . . . . . .
+        . . O X O . . O . . .
+        . X . O . . . . . O .
+        . . . X . . . X . . .
+        . X . . O . X X . . .
+        . O O . . . * * . . .
+        . O O . . X . . . . .
+        . . X . * . . X . O .
+        . . . X X . O . . . .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'black wins by a 7-stone VCF',
+        Rule.FREESTYLE, None, (2, 2),
+        """
+        . . . . . . . . . . .
+        . . X . X * . X X . .
+        . X . O X . X O . . .
+        . . . . O . O . O . .
+        . O . O . O . X . X .
+        . . . X . . . . . * .
+        . . X X . O O . . X .
+        . O . O . X . . O . .
+        . . . . . . . . . X .
+        . O . . . . . . . O .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'standard: black wins by a 6-stone VCF',
+        Rule.STANDARD, None, (2, 2),
+        """
+        . . . . . . . . . . .
+        . . . X O O . . . . .
+        . . . . X . . O . . .
+        . . . . X . . . O X .
+        . . . O * X . . X O .
+        . O . . . . * O X . .
+        . . . O X . . . O . .
+        . . . . . X . . X . .
+        . . . X O . . . O . .
+        . . . . . . X . . . .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'standard: black wins by a 6-stone VCF',
+        Rule.STANDARD, None, (2, 2),
+        """
+        . . . . . . . . . . .
+        . O . X . X . . X . .
+        . . . X O . * . . . .
+        . X . * . . . . . . .
+        . . . . . . . . X . .
+        . O O X . . . O . X .
+        . . . . . . . O . . .
+        . . . . . . . . . O .
+        . O . . . . . O . . .
+        . . . . X . O . X . .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'standard: black wins by a 8-stone VCF',
+        Rule.STANDARD, None, (2, 2),
+        """
+        . . . . . . . . . . .
+        . . O X O . . O . . .
+        . X . O . . . . . O .
+        . . . X . . . X . . .
+        . X . . O . X X . . .
+        . O O . . . * * . . .
+        . O O . . X . . . . .
+        . . X . * . . X . O .
+        . . . X X . O . . . .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'renju: black wins by a 6-stone VCF without a forbidden point',
+        Rule.RENJU, None, (2, 2),
+        """
+        . . . . . . . . . . .
+        . . . X O O . . . . .
+        . . . . X . . O . . .
+        . . . . X . . . O X .
+        . . . O * X . . X O .
+        . O . . . . * O X . .
+        . . . O X . . . O . .
+        . . . . . X . . X . .
+        . . . X O . . . O . .
+        . . . . . . X . . . .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'renju: black wins by a 6-stone VCF without a forbidden point',
+        Rule.RENJU, None, (2, 2),
+        """
+        . . . . . . . . . . .
+        . * X X * X O . . . .
+        . O . . . . . . . . .
+        . X O . . . X . . . .
+        . O O O X . . O . . .
+        . O X . . O . X . . .
+        . O X X . . O O . . .
+        . . O O * . X . . . .
+        . . . X * X . X . X .
+        . . . . . . . O . . .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'renju: black wins by a 7-stone VCF without a forbidden point',
+        Rule.RENJU, None, (2, 2),
+        """
+        . . . . . . . . . . .
+        . X . . . . . . . X .
+        . . X * X * X . . O .
+        . X . . . . . . . . .
+        . * . . . . O X . . .
+        . X O . . . . O O O .
+        . . . X . X . . . . .
+        . . . . . . . O O . .
+        . . . O . . O . . O .
+        . . . . O . X . . X .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        "white must stop the opponent's threat (from a game)",
+        Rule.FREESTYLE, None, (2, 4),
+        """
+        . . . . . . . . . .
+        . X . . . O O X . .
+        . . O . . . . . . .
+        . . . O . X . . . .
+        . . . . O X . . . .
+        . . . . . O . . . .
+        . . . . * X X X * .
+        . . . . . . . . . .
+        """,
+    ),
+    (
+        "white must stop the opponent's threat (from a game)",
+        Rule.FREESTYLE, None, (2, 4),
+        """
+        . . . . . . . . . . .
+        . X . . . O O X . . .
+        . . O . * . . . . . .
+        . . . O . X . . . . .
+        . . . . O X X . . . .
+        . . . . . O . * . . .
+        . . . . O X X X X O .
+        . . . . . . . . . * .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        "black must stop the opponent's threat (from a game)",
+        Rule.FREESTYLE, None, (2, 4),
+        """
+        . . . . . . . . . . .
+        . X . . . O O X . . .
+        . . O . O . . . . . .
+        . . . O . X . . . . .
+        . . * . O X X . . . .
+        . . . . . O . X . . .
+        . . . . O X X X X O .
+        . . . . . . . . . O .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'black wins by a 3-stone VCF (from a game)',
+        Rule.FREESTYLE, None, (3, 2),
+        """
+        . . . . . . . . . . .
+        . . . . X . . . . . .
+        . . . X . . . . . . .
+        . . * O X O . . . . .
+        . . . X O . . . . X .
+        . . . O X X . . O . .
+        . . . O . X X O . . .
+        . . . O . X O . . . .
+        . X O O O O X O . . .
+        . . . X X . . . . . .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        "black must stop the opponent's threat (from a game)",
+        Rule.FREESTYLE, None, (5, 2),
+        """
+        . . . . . . . . .
+        . . O . . . . . .
+        . . X . . . . . .
+        . . X . . . . . .
+        . . X O X . . * .
+        . X X . O . O . .
+        . . O X O O O . .
+        . X . . O . X . .
+        . . . * . . . . .
+        . . . . . . . . .
+        """,
+    ),
+    (
+        'white wins by a 4-stone VCF (from a game)',
+        Rule.FREESTYLE, None, (0, 0),
+        """
+        . . . . . . . . . . . .
+        . O . . . . . . . . . .
+        . . X . . . . . . . . .
+        . . . X . . . . . . . .
+        . . . . X . . . . . . .
+        . . . . . X . . . . . .
+        . . . . . . O . . X X .
+        . . . . . . . X . O . .
+        . . . . . . O X O O . .
+        . . . . . . . O . O . .
+        . . . . . . * . . X . .
+        . . . . . . . . . . . .
+        """,
+    ),
+    (
+        'white wins by a 3-stone VCF (from a game)',
+        Rule.FREESTYLE, None, (0, 0),
+        """
+        . . . . . . . . . . . .
+        . O . . . . . . . . . .
+        . . X . . . . . . . . .
+        . . . X . . . . . . . .
+        . . . . X . . . . . . .
+        . . . . . X . . . . . .
+        . . . . . . O . . X X .
+        . . . . . . . X . O . .
+        . . . . . . O X O O . .
+        . . . . . . * O . O . .
+        . . . . . . O . . X . .
+        . . . . . X . . . . . .
+        . . . . . . . . . . . .
+        """,
+    ),
+    (
+        'white threatens a 4-3 at one point: black must break it first',
+        Rule.FREESTYLE, None, (3, 2),
+        """
+        . . . . . . . . .
+        . . . . . * . . .
+        . X O O O * * . .
+        . . . . . * . . .
+        . . . . . O . . .
+        . . . . . O . . .
+        . . . X . * . X .
+        . . X . . . X . .
+        . . . . . . . . .
+        """,
+    ),
+    (
+        "attack first: black's open four beats white's double-four threat",
+        Rule.FREESTYLE, None, (3, 2),
+        """
+        . . . . . . . . . . .
+        . . . . . . . . . X .
+        . X O O O . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . O . . . . .
+        . . . . . O . . . . .
+        . . . . . O . . . . .
+        . . . X X * X . . . .
+        . . . . . . . X . . .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        "black's split vertical three: white blocks its gap or an end",
+        Rule.FREESTYLE, None, (3, 2),
+        """
+        . . . . . . . . . .
+        . . . . * . . . . .
+        . O X X X . . . . .
+        . . . . * . . . . .
+        . . . . X . . . O .
+        . . . . X . . . . .
+        . . . . * . . . . .
+        . . . . . . . O . .
+        . . . . . . O . . .
+        . . . . . . . . . .
+        """,
+    ),
+    (
+        'standard: white threatens a 4-3: black must answer',
+        Rule.STANDARD, None, (3, 2),
+        """
+        . . . . . . . . .
+        . . . . . * . . .
+        . X O O O * * . .
+        . . . . . * . . .
+        . . . . . O . . .
+        . . . . . O . . .
+        . . . X . * . X .
+        . . X . . . X . .
+        . . . . . . . . .
+        """,
+    ),
+]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm() -> None:
+    driver.warm_up()
+
+
+def test_the_suite_is_big_and_every_case_has_answers() -> None:
+    assert len(CASES) >= 40
+    for comment, rule, to_move, offset, diagram in CASES:
+        _, answers = parse_diagram(diagram, rule, offset=offset, to_move=to_move)
+        assert answers, comment
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_hard_finds_a_correct_move(case: tuple) -> None:
+    comment, rule, to_move, offset, diagram = case
+    position, answers = parse_diagram(diagram, rule, offset=offset, to_move=to_move)
+    result = driver.think(position, Level.HARD, SearchLimit(1.0))
+    assert result.move in answers, f"{comment}: played {result.move}, want one of {sorted(answers)}"
