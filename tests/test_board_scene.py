@@ -515,3 +515,21 @@ def test_after_a_resignation_the_banner_leaves_the_last_stone_in_view(make_app, 
     app.frame()
     assert scene.game.is_over
     assert not scene.banner_rect.collidepoint(scene.view.geometry.center(last))
+
+
+def test_an_unchanged_board_is_not_presented_again_but_a_move_or_a_notice_is(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle")
+    app.frame()
+    presented = app.frames_presented
+    for _ in range(5):
+        app.frame()
+    assert app.frames_presented == presented  # nothing changed: no round trip to the display
+    click_point(app, (7, 7))
+    app.frame()
+    assert app.frames_presented > presented
+    presented = app.frames_presented
+    app.notify("A message on top.")
+    app.frame()
+    app.frame()
+    assert app.frames_presented == presented + 2

@@ -135,6 +135,8 @@ def run_board(app: App, level: str, ai_moves_wanted: int, time_limit_s: float, s
           f"{time.monotonic() - started:.1f} s, window {app.screen_size[0]}x{app.screen_size[1]}")
     report("all frames", intervals[1:], work[1:])
     report("while the AI thinks", thinking_intervals, thinking_work)
+    print(f"frames presented to the display: {app.frames_presented} of {len(intervals)} "
+          "(an unchanged frame is not presented again)")
     if worst:
         print(f"the {worst} longest intervals (ms): interval = work + sleep and scheduling")
         ranked = sorted(range(1, len(intervals)), key=lambda i: intervals[i], reverse=True)[:worst]

@@ -38,5 +38,11 @@ class Scene:
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the whole scene; the app flips the display."""
 
+    @property
+    def screen_unchanged(self) -> bool:
+        """True when the last `draw` left the screen exactly as the frame before, so the app
+        need not present it again (a scene that redraws everything keeps the default, False)."""
+        return False
+
     def resize(self, size: tuple[int, int]) -> None:
         """The window changed size: recompute the layout (fonts render at the new size)."""

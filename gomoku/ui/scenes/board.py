@@ -136,6 +136,7 @@ class BoardScene(Scene):
         self._banner_shade: pygame.Surface | None = None
         self._frame_key: int | None = None  # the surface the last full frame went to (see draw)
         self._covered_last_frame = False
+        self._unchanged = False  # the last draw changed nothing on screen (see screen_unchanged)
 
     # --- entering and leaving ------------------------------------------------------------
 
@@ -723,6 +724,7 @@ class BoardScene(Scene):
         self._covered_last_frame = bool(self.app.notices)
         backdrop = self._backdrop
         assert backdrop is not None
+        self._unchanged = False
         if changed is None or covered or self._frame_key != id(surface):
             self._frame_key = id(surface)
             surface.blit(backdrop, (0, 0))
@@ -734,10 +736,15 @@ class BoardScene(Scene):
             if redraw_board:
                 surface.blit(backdrop, self.board_area, self.board_area)
         self._board_look = board_look
+        self._unchanged = not changed and not redraw_board
         if redraw_board:
             self.view.draw_overlay(surface, self.game.board, overlay)
             if self.game.is_over:
                 self._draw_banner(surface)
+
+    @property
+    def screen_unchanged(self) -> bool:
+        return self._unchanged
 
     def _banner_content(self) -> tuple[Any, ...] | None:
         """What the end-of-game banner shows (None while the game goes on)."""
