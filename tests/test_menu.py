@@ -231,3 +231,22 @@ def test_the_vs_computer_panel_works_from_the_keyboard(app: App) -> None:
     name, data = app.switches[-1]
     assert name == "board"
     assert (data["level"], data["human_color"]) == ("hard", "white")
+
+
+def test_an_idle_menu_is_not_presented_again_until_something_changes(tmp_path) -> None:
+    app = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "home"))
+    try:
+        menu = app.current
+        menu.attract.move_interval_s = 1e9  # the game behind the menu holds still
+        app.frame()
+        app.frame()
+        presented = app.frames_presented
+        for _ in range(5):
+            app.frame()
+        assert app.frames_presented == presented
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=menu.ai_button.rect.center,
+                                             rel=(0, 0), buttons=(0, 0, 0)))
+        app.frame()  # the hover shows at once
+        assert app.frames_presented == presented + 1 and menu.ai_button.hover
+    finally:
+        app.close()

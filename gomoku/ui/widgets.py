@@ -66,6 +66,20 @@ class Widget:
         self.highlighted = False  # has the keyboard focus (see FocusRing)
 
     @property
+    def appearance(self) -> tuple[object, ...]:
+        """The widget's plain state (text, value, hover, rect...): a cached picture of it is
+        stale when this changes. Widgets that animate by the clock must not rely on it."""
+        state: list[object] = [type(self).__name__]
+        for name, value in sorted(vars(self).items()):
+            if isinstance(value, pygame.Rect):
+                state.append((name, tuple(value)))
+            elif isinstance(value, (str, int, float, bool, type(None))):
+                state.append((name, value))
+            elif isinstance(value, (list, tuple)) and all(isinstance(v, (str, int, float, bool, tuple)) for v in value):
+                state.append((name, tuple(value)))
+        return tuple(state)
+
+    @property
     def active(self) -> bool:
         """Visible and enabled: only active widgets react to input."""
         return self.visible and self.enabled
