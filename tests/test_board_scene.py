@@ -533,3 +533,21 @@ def test_an_unchanged_board_is_not_presented_again_but_a_move_or_a_notice_is(mak
     app.frame()
     app.frame()
     assert app.frames_presented == presented + 2
+
+
+def test_the_end_banner_hides_no_stone_of_a_winning_line_across_the_middle(make_app) -> None:
+    app = make_app()
+    black = [(3, 9), (4, 8), (5, 7), (6, 6)]  # d6 .. g9, then h10 wins across the middle rows
+    white = [(0, 0), (0, 2), (0, 4), (0, 14)]
+    moves = [p for pair in zip(black, white, strict=True) for p in pair]
+    start(app, mode="local", rule="freestyle", moves=[list(p) for p in moves])
+    click_point(app, (7, 5))
+    app.frame()
+    scene = app.current
+    assert scene.game.is_over
+    geometry = scene.view.geometry
+    radius = geometry.stone_radius
+    for point in scene.game.result.line:
+        stone = pygame.Rect(0, 0, 2 * radius, 2 * radius)
+        stone.center = geometry.center(point)
+        assert not scene.banner_rect.colliderect(stone)

@@ -300,15 +300,24 @@ class BoardScene(Scene):
         rect = pygame.Rect(0, 0, banner_w, banner_h)
         rect.centerx = self.board_area.centerx
         outcome = self.game.result
-        line_y = self.board_area.centery
+        keep: tuple[Point, ...] = ()  # the stones the banner must not hide
         if outcome is not None and outcome.line:
-            line_y = sum(self.view.geometry.center(p)[1] for p in outcome.line) // len(outcome.line)
-        elif self.game.board.last_move is not None:  # resigned or out of time: keep the last stone in view
-            line_y = self.view.geometry.center(self.game.board.last_move)[1]
-        if line_y < self.board_area.centery:
-            rect.bottom = self.board_area.bottom - self.board_area.height // 8
-        else:
-            rect.top = self.board_area.top + self.board_area.height // 8
+            keep = tuple(outcome.line)
+        elif self.game.board.last_move is not None:  # resigned or out of time: the last stone
+            keep = (self.game.board.last_move,)
+        radius = self.view.geometry.stone_radius
+        spots = [pygame.Rect(0, 0, 2 * radius, 2 * radius) for _ in keep]
+        for spot, point in zip(spots, keep, strict=True):
+            spot.center = self.view.geometry.center(point)
+        mean_y = sum(spot.centery for spot in spots) / len(spots) if spots else self.board_area.bottom
+        candidates = []
+        for inset in (self.board_area.height // 8, pad):  # nearer the edge only if needed
+            upper, lower = rect.copy(), rect.copy()
+            upper.top = self.board_area.top + inset
+            lower.bottom = self.board_area.bottom - inset
+            # The half away from those stones first.
+            candidates += [lower, upper] if mean_y < self.board_area.centery else [upper, lower]
+        rect = min(candidates, key=lambda place: len(place.collidelistall(spots)))  # first of the fewest
         if rect == self.banner_rect:
             return
         self.banner_rect = rect
