@@ -524,9 +524,13 @@ class App:
         height = self.theme.px(46)
         y = self.theme.pad
         rects = []
+        font = self.theme.font(self.theme.small_px + self.theme.px(2))
         for notice in self.notices:
             lines = self._wrap(notice.text, width - 4 * self.theme.pad)
-            rect = pygame.Rect(0, y, width, height + (len(lines) - 1) * self.theme.small_px)
+            # As wide as its text (a short message is a small banner that hides little).
+            text_w = max(font.size(line)[0] for line in lines) + 4 * self.theme.pad
+            banner_w = min(width, max(text_w, self.theme.px(360)))
+            rect = pygame.Rect(0, y, banner_w, height + (len(lines) - 1) * self.theme.small_px)
             rect.centerx = self.screen.get_width() // 2
             rects.append((notice, rect))
             y = rect.bottom + self.theme.pad // 2
