@@ -39,19 +39,22 @@ class LevelConfig:
     defend_vcf: int  # depth of the check that root moves stop the opponent's VCF (0: none)
     vct_depth: int  # attacker threats the root VCT may use (0: none)
     vct_width: int  # attacker moves tried at a VCT node
-    vct_nodes: int  # node budget of the root VCT
+    vct_nodes_per_s: int  # node budget of the root VCT, per second of the move's budget
     lmr: bool  # late move reductions
     noise: int  # +- jitter of leaf evaluations (a human-like level)
     tt_bits: int  # transposition table entries = 2**tt_bits, 16 bytes each
     next_depth_share: float  # start another iteration only before this share of the budget
+    own_weight: int = 12  # evaluation weights (eighths) of our and the opponent's cell scores
+    opp_weight: int = 10
+    opp_bonus: int = 100  # percent of the opponent's threat bonuses the evaluation counts
 
 
 LEVELS = {
-    Level.MEDIUM: LevelConfig(width=8, max_depth=4, leaf_vcf=0, root_vcf=5, defend_vcf=4,
-                              vct_depth=0, vct_width=0, vct_nodes=0, lmr=False, noise=25,
+    Level.MEDIUM: LevelConfig(width=8, max_depth=5, leaf_vcf=3, root_vcf=8, defend_vcf=8,
+                              vct_depth=0, vct_width=0, vct_nodes_per_s=0, lmr=False, noise=25,
                               tt_bits=18, next_depth_share=0.5),
     Level.HARD: LevelConfig(width=14, max_depth=60, leaf_vcf=8, root_vcf=30, defend_vcf=20,
-                            vct_depth=7, vct_width=12, vct_nodes=60_000, lmr=True, noise=0,
+                            vct_depth=7, vct_width=12, vct_nodes_per_s=40_000, lmr=True, noise=0,
                             tt_bits=21, next_depth_share=0.45),
 }
 """Hard's table: 2**21 entries x 16 bytes = 32 MiB per thread; medium's 4 MiB."""
@@ -84,6 +87,11 @@ def _search_tables(level: Level, n_cells: int) -> tuple:
     return cache[key]
 
 
+def new_game() -> None:
+    """Forget what this thread's searches learnt (transposition tables, history): a new game."""
+    _local.tables = {}
+
+
 def _reset(sr: tuple, config: LevelConfig | None, seed: int) -> None:
     sr[8][0] = 0
     sr[9][:] = 0
@@ -97,6 +105,9 @@ def _reset(sr: tuple, config: LevelConfig | None, seed: int) -> None:
         params[threats.P_LMR] = int(config.lmr)
         params[threats.P_VCT_WIDTH] = config.vct_width
         params[threats.P_EVAL_NOISE] = config.noise
+        params[threats.P_OWN_WEIGHT] = config.own_weight
+        params[threats.P_OPP_WEIGHT] = config.opp_weight
+        params[threats.P_OPP_BONUS] = config.opp_bonus
     params[threats.P_SEED] = seed
 
 
@@ -293,7 +304,8 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
 
     # Step 2. Our own forced wins: continuous fours, then (node-limited) continuous threats.
     # A VCF of ours comes before any threat of theirs; a VCT does not when they have a VCF.
-    counters[threats.C_NODE_LIMIT] = max(config.vct_nodes, 20_000)
+    vct_nodes = min(max(int(config.vct_nodes_per_s * limit.time_s), 5_000), 400_000)
+    counters[threats.C_NODE_LIMIT] = vct_nodes
     score, move = search.threat_win(bd, sr, config.root_vcf, 0 if defending else config.vct_depth)
     limit_hit = counters[threats.C_ABORTED] != 0 and sr[8][0] == 0
     counters[threats.C_NODE_LIMIT] = 0

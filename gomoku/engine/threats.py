@@ -76,7 +76,9 @@ P_LMR = 2  # 1: late move reductions
 P_VCT_WIDTH = 3  # attacker moves tried at a VCT node
 P_EVAL_NOISE = 4  # medium: +-noise added to leaf evaluations (0: none)
 P_SEED = 5
-P_MEDIUM_BLIND = 6  # 1: the opponent's forced-open-four threats are not pruned for (weaker play)
+P_OWN_WEIGHT = 6  # evaluation: weight of the side to move's cell scores, in eighths
+P_OPP_WEIGHT = 7  # evaluation: weight of the opponent's cell scores, in eighths
+P_OPP_BONUS = 8  # evaluation: share of the opponent's threat bonuses counted, in percent
 N_PARAMS = 16
 
 VCT_SALT = np.uint64(0x9E3779B97F4A7C15)
@@ -154,7 +156,7 @@ def cell_threat(tables: np.ndarray, keys: np.ndarray, color: int, p: int) -> tup
         tc = TC_NONE
     maybe_forbidden = n5 == 0 and (bad or nf4 + nb4 >= 2 or nf3 >= 2)
     makes_four = n5 + nf4 + nb4 > 0 or (bad and n5 == 0)
-    return tc, score + THREAT_BONUS[tc], maybe_forbidden, makes_four
+    return tc, score, maybe_forbidden, makes_four
 
 
 @njit(nogil=True, cache=True)
@@ -236,6 +238,8 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     size = info[I_SIZE]
     stride = info[I_STRIDE]
     renju = info[I_RULE] == RULE_RENJU
+    params = sr[10]
+    opp_bonus = params[P_OPP_BONUS]
     own5 = -1
     opp5n = 0
     opp5 = -1
@@ -285,11 +289,13 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
                 own3n += 1
             if tc_op == TC_THREE or tc_op == TC_DOUBLE3:
                 flag |= FL_OPP_THREE
-            own_sum += sc_me
-            opp_sum += sc_op
+            bonus_me = THREAT_BONUS[tc_me]
+            bonus_op = THREAT_BONUS[tc_op]
+            own_sum += sc_me + bonus_me
+            opp_sum += sc_op + bonus_op * opp_bonus // 100
             moves[n] = p
             # Attack a little ahead of defence; history breaks ties between quiet moves.
-            scores[n] = sc_me * 4 + sc_op * 3 + min(history[me - 1, p], 50)
+            scores[n] = (sc_me + bonus_me) * 4 + (sc_op + bonus_op) * 3 + min(history[me - 1, p], 50)
             flags[n] = flag
             n += 1
     if n == 0 and info[5] == 0:
@@ -306,7 +312,7 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     an[A_OPPF4N] = oppf4n
     an[A_OWN4N] = own4n
     an[A_OWN3N] = own3n
-    an[A_EVAL] = (own_sum * 6 - opp_sum * 5) // 4
+    an[A_EVAL] = (own_sum * params[P_OWN_WEIGHT] - opp_sum * params[P_OPP_WEIGHT]) // 8
     an[A_BEST] = -1
     return n
 
