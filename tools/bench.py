@@ -39,6 +39,8 @@ POSITIONS: dict[str, list[tuple[int, int]]] = {
     "renju-10": [(7, 7), (8, 8), (6, 8), (8, 6), (8, 7), (6, 7), (9, 8), (5, 8), (7, 9), (9, 7)],
 }
 
+PYTHON_POSITION = "early-8"
+
 
 def position_for(name: str):
     from gomoku.engine.api import Position
@@ -47,8 +49,12 @@ def position_for(name: str):
     return Position.from_board(Board.from_moves(POSITIONS[name], 15, rule))
 
 
-def fixed_depth_run(depth: int, names: list[str]) -> dict:
-    """Search each position to `depth` with hard's settings on fresh tables; nodes and time."""
+def fixed_depth_run(depth: int, names: list[str], level_name: str = "hard") -> dict:
+    """Search each position to `depth` at a level on fresh tables; nodes and time.
+
+    The time limit is large (the depth ends the search), so hard's root VCT gets its largest
+    node budget: the counts are reproducible.
+    """
     from gomoku.engine import driver
     from gomoku.engine.api import Level, SearchLimit
 
@@ -56,7 +62,7 @@ def fixed_depth_run(depth: int, names: list[str]) -> dict:
     for name in names:
         driver.new_game()
         started = time.perf_counter()
-        result = driver.think(position_for(name), Level.HARD, SearchLimit(1e6, max_depth=depth))
+        result = driver.think(position_for(name), Level(level_name), SearchLimit(1e6, max_depth=depth))
         elapsed = time.perf_counter() - started
         out[name] = {"nodes": result.nodes, "seconds": elapsed, "move": result.move,
                      "depth": result.depth}
@@ -71,7 +77,7 @@ def python_child(depth: int, names: list[str], tables_file: str) -> None:
         for rule in Rule:
             driver._tables[driver.RULE_CODES[rule]] = saved[rule.value]
     driver._ready.set()  # nothing to compile: skip warm-up
-    print(json.dumps(fixed_depth_run(depth, names)))
+    print(json.dumps(fixed_depth_run(depth, names, "medium")))
 
 
 def main() -> None:
@@ -83,7 +89,7 @@ def main() -> None:
     args = parser.parse_args()
     names = list(POSITIONS)
     if args.python_child:
-        python_child(args.depth, ["middle-12"], args.python_child)
+        python_child(args.depth, [PYTHON_POSITION], args.python_child)
         return
 
     from gomoku.engine import driver
@@ -117,22 +123,22 @@ def main() -> None:
     for name, row in fixed.items():
         print(f"{name:10} {row['nodes']:9d} {str(tuple(row['move'])):>8} {row['seconds']:8.3f}")
 
-    # 4. Compiled vs plain Python on one position.
+    # 4. Compiled vs plain Python on one position (medium's search: no VCT, so it ends soon).
     if args.skip_python:
         return
     with tempfile.TemporaryDirectory() as tmp:
         tables_file = str(Path(tmp) / "tables.npz")
         np.savez(tables_file, **{rule.value: driver.pattern_tables(rule) for rule in Rule})
-        depth = min(args.depth, 2)
+        depth = 3
         env = dict(os.environ, NUMBA_DISABLE_JIT="1")
         child = subprocess.run(
             [sys.executable, __file__, "--depth", str(depth), "--python-child", tables_file],
             capture_output=True, text=True, env=env, check=True, timeout=1800)
-        python_row = json.loads(child.stdout.strip().splitlines()[-1])["middle-12"]
-    compiled_row = fixed_depth_run(depth, ["middle-12"])["middle-12"]
+        python_row = json.loads(child.stdout.strip().splitlines()[-1])[PYTHON_POSITION]
+    compiled_row = fixed_depth_run(depth, [PYTHON_POSITION], "medium")[PYTHON_POSITION]
     py_nps = python_row["nodes"] / python_row["seconds"]
     jit_nps = compiled_row["nodes"] / compiled_row["seconds"]
-    print(f"\nmiddle-12 at depth {depth}: compiled {compiled_row['nodes']} nodes in "
+    print(f"\n{PYTHON_POSITION} at depth {depth} (medium): compiled {compiled_row['nodes']} nodes in "
           f"{compiled_row['seconds']:.3f} s ({jit_nps:.0f} nodes/s); plain Python "
           f"{python_row['nodes']} nodes in {python_row['seconds']:.1f} s ({py_nps:.0f} nodes/s); "
           f"speed-up {jit_nps / py_nps:.0f}x")
