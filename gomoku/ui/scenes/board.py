@@ -674,9 +674,7 @@ class BoardScene(Scene):
             dots = "." * (1 + int(time.monotonic() * 3) % 3)  # moving dots: the window is alive
             if not player.thinking:
                 self.status = f"Computer getting ready{dots}"
-            elif player.depth:
-                self.status = f"Computer thinking · depth {player.depth}{dots}"
-            else:
+            else:  # the computer's card shows the depth
                 self.status = f"Computer thinking{dots}"
         elif self._hint_request is not None:
             self.status = "Looking for a good move..."
