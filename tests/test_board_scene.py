@@ -487,7 +487,7 @@ def test_renju_says_what_the_red_crosses_mean_while_they_show(make_app) -> None:
     click_point(app, (0, 14))  # black plays elsewhere: white to move, no crosses, the keys again
     app.frame()
     assert scene._overlay().forbidden == frozenset()
-    assert scene._keys_text().startswith("Keys:")
+    assert scene._keys_text().startswith("Arrows + Enter play")
 
 
 def test_a_notice_that_goes_away_leaves_no_trace_on_the_board(make_app) -> None:
@@ -551,3 +551,22 @@ def test_the_end_banner_hides_no_stone_of_a_winning_line_across_the_middle(make_
         stone = pygame.Rect(0, 0, 2 * radius, 2 * radius)
         stone.center = geometry.center(point)
         assert not scene.banner_rect.colliderect(stone)
+
+
+def test_the_arrow_keys_and_enter_play_without_a_mouse(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle")
+    scene = app.current
+    press(app, pygame.K_UP)  # the first press shows the cursor in the middle
+    press(app, pygame.K_RETURN)
+    press(app, pygame.K_RIGHT)
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_SPACE)
+    app.frame()
+    assert scene.game.board.moves == [(7, 7), (8, 8)]
+    assert scene._overlay().cursor == (8, 8)  # marked even on a stone
+    for _ in range(20):
+        press(app, pygame.K_LEFT)  # stops at the edge
+    assert scene.hover == (0, 8)
+    press(app, pygame.K_RETURN)
+    assert scene.game.board.moves[-1] == (0, 8)

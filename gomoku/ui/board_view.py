@@ -31,6 +31,7 @@ LAST_MOVE_COLOR = (222, 52, 40)
 FORBIDDEN_COLOR = (214, 38, 38)
 HINT_COLOR = (24, 150, 120)
 WIN_COLOR = (232, 62, 44)
+CURSOR_COLOR = (36, 96, 196)
 
 
 def column_letter(x: int) -> str:
@@ -127,6 +128,7 @@ class Overlay:
     show_numbers: bool = False
     mark_last: bool = True
     last_grow: float = 0.0  # the newest stone drawn this much larger (a settling animation)
+    cursor: Point | None = None  # the keyboard's point: a square round it, even on a stone
 
 
 def _default_font(px: int, bold: bool = False) -> pygame.font.Font:
@@ -215,6 +217,8 @@ class BoardView:
             surface.blit(sprite, sprite.get_rect(center=geo.center(last)))
         if overlay.winning_line:
             self._draw_winning_line(surface, overlay.winning_line)
+        if overlay.cursor is not None:
+            self._draw_cursor(surface, overlay.cursor)
         if last is None:
             return
         if overlay.show_numbers:
@@ -284,6 +288,13 @@ class BoardView:
         width = max(2, round(self.geometry.cell * 0.07))
         pygame.draw.line(surface, FORBIDDEN_COLOR, (x - arm, y - arm), (x + arm, y + arm), width)
         pygame.draw.line(surface, FORBIDDEN_COLOR, (x - arm, y + arm), (x + arm, y - arm), width)
+
+    def _draw_cursor(self, surface: pygame.Surface, point: Point) -> None:
+        half = round(self.geometry.cell * 0.5)
+        square = pygame.Rect(0, 0, 2 * half, 2 * half)
+        square.center = self.geometry.center(point)
+        pygame.draw.rect(surface, CURSOR_COLOR, square, max(2, round(self.geometry.cell * 0.06)),
+                         border_radius=max(2, half // 4))
 
     def _draw_hint(self, surface: pygame.Surface, point: Point) -> None:
         center = self.geometry.center(point)

@@ -45,7 +45,9 @@ SETTLE_SECONDS = 0.14  # a new stone lands slightly large and settles in this ti
 SETTLE_GROW = 0.12
 WARN_SECONDS = 10.0
 CONFIRM_SECONDS = 3.0
-KEYS_HINT = "Keys: U undo · R restart · H hint · N numbers · Esc menu"
+ARROW_STEPS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, -1), pygame.K_DOWN: (0, 1)}
+PLACE_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+KEYS_HINT = "Arrows + Enter play · U undo · R restart · H hint · N numbers · Esc menu"
 FORBIDDEN_HINT = "Red crosses: points black may not play (renju)"
 STUCK_STATUS = "Stuck: undo or restart"  # the notice says why; the status line is short
 REASON_TEXT = {
@@ -55,6 +57,25 @@ REASON_TEXT = {
     Reason.DISCONNECT: "the opponent left",
     Reason.FULL_BOARD: "the board is full",
 }
+
+
+def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
+    """`text` broken at the " · " separators (else at spaces) into lines of `width` pixels."""
+    separator = "  ·  " if "  ·  " in text else " · " if " · " in text else " "
+    lines: list[str] = []
+    for piece in text.split(separator):
+        candidate = f"{lines[-1]}{separator}{piece}" if lines else piece
+        if lines and font.size(candidate)[0] <= width:
+            lines[-1] = candidate
+        else:
+            lines.append(piece)
+    if len(lines) == 2:  # two lines of about the same width read better than a long and a short
+        pieces = text.split(separator)
+        splits = [(separator.join(pieces[:i]), separator.join(pieces[i:])) for i in range(1, len(pieces))]
+        fitting = [pair for pair in splits if max(font.size(line)[0] for line in pair) <= width]
+        if fitting:
+            lines = list(min(fitting, key=lambda pair: max(font.size(line)[0] for line in pair)))
+    return lines
 
 
 def _confirm_text(key: str) -> str:
@@ -107,6 +128,7 @@ class BoardScene(Scene):
         self.players: dict[Color, Player] = {}
         self.engine = EngineSession()  # the worker is attached once the app has loaded it
         self.hover: Point | None = None
+        self._keyboard_cursor = False  # the arrows moved the preview last (it gets a square)
         self.hint: Point | None = None
         self._hint_request: int | None = None
         self._hint_ply = -1
@@ -128,6 +150,7 @@ class BoardScene(Scene):
         self._card_rects: dict[Color, pygame.Rect] = {}
         self._status_rect = pygame.Rect(0, 0, 0, 0)
         self._keys_rect: pygame.Rect | None = None
+        self._keys_lines: list[str] = [KEYS_HINT]
         self._backdrop: pygame.Surface | None = None  # background + settled board + panel, see draw
         self._board_key: tuple[Any, ...] | None = None
         self._panel_keys: dict[str, tuple[Any, ...]] = {}
@@ -280,9 +303,10 @@ class BoardScene(Scene):
             self._card_rects[color] = pygame.Rect(inner.left, top, inner.width, card_h)
             top += card_h + pad
         self._status_rect = pygame.Rect(inner.left + pad // 2, top + pad // 2, inner.width - pad, theme.text_px + pad)
-        keys_h = theme.font(theme.small_px).get_linesize()
+        self._keys_lines = wrap_text(KEYS_HINT, theme.font(theme.small_px), inner.width)
+        keys_h = theme.font(theme.small_px).get_linesize() * len(self._keys_lines)
         keys_rect = pygame.Rect(inner.left, self.buttons["undo"].rect.top - pad - keys_h, inner.width, keys_h)
-        fits = theme.font(theme.small_px).size(KEYS_HINT)[0] <= inner.width
+        fits = len(self._keys_lines) <= 2
         self._keys_rect = keys_rect if fits and keys_rect.top > self._status_rect.bottom else None
         list_bottom = (keys_rect.top if self._keys_rect is not None else self.buttons["undo"].rect.top) - pad
         list_top = self._status_rect.bottom + pad
@@ -344,8 +368,15 @@ class BoardScene(Scene):
         if event.type == pygame.KEYDOWN and event.key == pygame.K_n:
             self.app.settings.show_move_numbers = not self.app.settings.show_move_numbers
             self.app.save_settings()
+        elif event.type == pygame.KEYDOWN and event.key in ARROW_STEPS:
+            self._move_cursor(*ARROW_STEPS[event.key])
+            self._keyboard_cursor = True
+        elif event.type == pygame.KEYDOWN and event.key in PLACE_KEYS and not self.game.is_over:
+            if self.hover is not None:
+                self._click(self.hover)
         elif event.type == pygame.MOUSEMOTION:
             self.hover = self.view.point_at(event.pos)
+            self._keyboard_cursor = False
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self._pressed_point = self.view.point_at(event.pos)
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
@@ -353,6 +384,16 @@ class BoardScene(Scene):
             if point is not None and point == self._pressed_point:
                 self._click(point)
             self._pressed_point = None
+
+    def _move_cursor(self, dx: int, dy: int) -> None:
+        """Arrow keys: the preview stone (the same as under the mouse) moves one point; the
+        first press puts it by the last stone, or in the middle of an empty board."""
+        size = self.game.board.size
+        if self.hover is None:
+            self.hover = self.game.board.last_move or (size // 2, size // 2)
+            return
+        x, y = self.hover
+        self.hover = (min(size - 1, max(0, x + dx)), min(size - 1, max(0, y + dy)))
 
     def _click(self, point: Point) -> None:
         if self.game.is_over:
@@ -715,6 +756,7 @@ class BoardScene(Scene):
             winning_line=outcome.line if outcome is not None else (),
             show_numbers=bool(self.app.settings.show_move_numbers),
             last_grow=SETTLE_GROW * max(0.0, 1.0 - (time.monotonic() - self._placed_at) / SETTLE_SECONDS),
+            cursor=self.hover if self._keyboard_cursor and not game.is_over else None,
         )
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -860,7 +902,12 @@ class BoardScene(Scene):
             for button in self.buttons.values():
                 button.draw(surface)
         elif name == "keys":
-            blit_text(surface, theme.render(content[0], theme.small_px, colors.text_dim), rect, "center")
+            lines = self._keys_lines if content[0] == KEYS_HINT else [content[0]]
+            line_h = rect.height // len(self._keys_lines)
+            top = rect.top + (rect.height - line_h * len(lines)) // 2
+            for index, line in enumerate(lines):
+                line_rect = pygame.Rect(rect.left, top + index * line_h, rect.width, line_h)
+                blit_text(surface, theme.render(line, theme.small_px, colors.text_dim), line_rect, "center")
 
     def _sync_buttons(self) -> None:
         game = self.game
