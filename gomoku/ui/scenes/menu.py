@@ -376,9 +376,10 @@ class MenuScene(Scene):
         """The menu over the dimmed game; a frame that would look the same as the one on
         screen is not drawn again (unless a notice covered it)."""
         backdrop = self._render_backdrop(surface.get_size())
-        widgets = [self.title, self.subtitle, self.keys_hint, *self.buttons]
         if self.panel_open:
-            widgets += [self.panel, *self.choices, self.back_button, self.start_button]
+            widgets = [self.panel, *self.choices, self.back_button, self.start_button]
+        else:
+            widgets = [self.title, self.subtitle, self.keys_hint, *self.buttons]
         look = (id(surface), self._backdrop_key, self.panel_open, tuple(w.appearance for w in widgets))
         covered = bool(self.app.notices) or self._covered_last_frame
         self._covered_last_frame = bool(self.app.notices)
@@ -387,13 +388,14 @@ class MenuScene(Scene):
             return
         self._look = look
         surface.blit(backdrop, (0, 0))
+        if self.panel_open:  # the panel takes the menu's place: no half-hidden title behind it
+            self._draw_panel(surface)
+            return
         self.title.draw(surface)
         self.subtitle.draw(surface)
         self.keys_hint.draw(surface)
         for button in self.buttons:
             button.draw(surface)
-        if self.panel_open:
-            self._draw_panel(surface)
 
     def _render_backdrop(self, size: tuple[int, int]) -> pygame.Surface:
         """The background and the dimmed attract board, redrawn only when a stone is added."""
