@@ -118,7 +118,7 @@ class ReviewScene(Scene):
         self._header_rects = []
         top = inner.top + pad
         for px in (theme.text_px, theme.small_px + theme.px(2), theme.small_px + theme.px(2)):
-            rect = pygame.Rect(inner.left, top, inner.width, px + theme.px(6))
+            rect = pygame.Rect(inner.left + pad // 2, top, inner.width - pad, px + theme.px(6))  # as the board panel's title
             self._header_rects.append(rect)
             top = rect.bottom + theme.px(6)
         list_top = top + pad
