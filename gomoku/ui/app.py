@@ -40,7 +40,7 @@ NOTICE_MAX_SECONDS = 12.0
 MAX_NOTICES = 3
 SCREENSHOT_FRAMES = 45
 GIL_SWITCH_INTERVAL_S = 0.001
-PACER_SPIN_S = 0.002
+PACER_SPIN_S = 0.001
 LOADER_JOIN_S = 3.0
 STARTUP_PROBE_ENV = "GOMOKU_STARTUP_PROBE"
 """When set, the app prints `first_frame_epoch <time.time()>` after the first menu frame and exits."""
