@@ -91,6 +91,7 @@ class MoveList(Widget):
         elif line >= first + newest.lines_fit:  # below the view: put it on the bottom line
             self.scroll_back = max(0, newest.first_line - line + newest.lines_fit - 1)
 
+    @property
     def appearance(self) -> tuple[object, ...]:
         """Everything `draw` depends on: a cached picture of the list is stale when it changes."""
         return (self.moves, self.board_size, self.current, self.scroll_back, self._reveal_current,

@@ -856,7 +856,7 @@ class BoardScene(Scene):
             "black": (self._card_rects[Color.BLACK], self._card_content(Color.BLACK, now)),
             "white": (self._card_rects[Color.WHITE], self._card_content(Color.WHITE, now)),
             "status": (self._status_rect, (move_text, self.status, status_colour)),
-            "moves": (self.move_list.rect, self.move_list.appearance()),
+            "moves": (self.move_list.rect, self.move_list.appearance),
             "buttons": (self._buttons_area, tuple(button.appearance for button in self.buttons.values())),
         }
         if self._keys_rect is not None:
