@@ -221,6 +221,15 @@ def test_restart_clears_the_board_and_about_names_the_brain():
     assert 'country="' in about
 
 
+def test_start_and_restart_begin_a_new_game_for_the_engine():
+    new_games: list[int] = []
+    brain = Brain(level=Level.EASY, new_game=lambda: new_games.append(1))
+    brain.handle("START 15")
+    brain.handle("TURN 7,7")
+    brain.handle("RESTART")
+    assert len(new_games) == 2
+
+
 def test_unknown_and_empty_lines_and_end():
     brain = fast_brain()
     assert brain.handle("") == [] and brain.handle("   \r\n") == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import threading
 import time
 
 import pytest
@@ -192,3 +193,26 @@ def test_close_ends_a_running_search_and_start_after_close_is_refused(position):
     assert worker.close(timeout=1.0)
     with pytest.raises(RuntimeError):
         worker.start(position, Level.HARD, QUICK)
+
+
+def test_new_game_runs_on_the_worker_thread_in_order(position):
+    calls: list[str] = []
+
+    def think(position, level, limit, stop=None, on_progress=None):
+        calls.append("think")
+        return SearchResult(move=(0, 0))
+
+    worker = EngineWorker(
+        think=think,
+        warm_up=lambda: None,
+        new_game=lambda: calls.append(threading.current_thread().name),
+    )
+    try:
+        first = worker.start(position, Level.EASY, QUICK)
+        final_message(worker, first)
+        worker.new_game()
+        second = worker.start(position, Level.EASY, QUICK)
+        final_message(worker, second)
+        assert calls == ["think", "engine-worker", "think"]
+    finally:
+        assert worker.close()

@@ -178,6 +178,7 @@ class Brain:
         level: Level = Level.HARD,
         think: ThinkFunction = driver.think,
         warm_up: Callable[[], None] = driver.warm_up,
+        new_game: Callable[[], None] = driver.new_game,
     ) -> None:
         self.level = level
         self.rule = Rule.FREESTYLE
@@ -187,6 +188,7 @@ class Brain:
         self.info: dict[str, str] = {}  # every INFO key as last sent, for the record
         self._think = think
         self._warm_up = warm_up
+        self._new_game = new_game
         self._warmed = False
         self._block: str | None = None  # "BOARD" or "YXBOARD" while reading stone lines
         self._stones: list[tuple[int, int, int]] = []
@@ -246,6 +248,7 @@ class Brain:
                 self._warm_up()
             except Exception as error:  # moves still come (the search's fallback): play on
                 messages.append(f"MESSAGE engine warm-up failed ({type(error).__name__}: {error})")
+        self._new_game()
         self.board = Board(size, self.rule)
         return [*messages, "OK"]
 
@@ -254,6 +257,7 @@ class Brain:
 
     def _restart(self, argument: str) -> list[str]:
         board = self._require_board()
+        self._new_game()  # what the search learnt in the last game does not carry over
         self.board = Board(board.size, self.rule)
         return ["OK"]
 

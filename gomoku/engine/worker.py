@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import logging
 import queue
 import threading
 from collections.abc import Callable
@@ -17,6 +18,8 @@ from dataclasses import dataclass
 
 from gomoku.engine import driver
 from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResult, StopFlag
+
+log = logging.getLogger(__name__)
 
 ThinkFunction = Callable[..., SearchResult]
 """The shape of `driver.think(position, level, limit, stop=..., on_progress=...)`."""
@@ -35,6 +38,7 @@ class _Request:
 
 
 _WARM_UP = "warm-up"
+_NEW_GAME = "new game"
 _QUIT = "quit"
 
 
@@ -49,6 +53,7 @@ class EngineWorker:
         self,
         think: ThinkFunction = driver.think,
         warm_up: Callable[[], None] = driver.warm_up,
+        new_game: Callable[[], None] = driver.new_game,
         name: str = "engine-worker",
     ) -> None:
         self.results: queue.Queue[WorkerMessage] = queue.Queue()
@@ -56,7 +61,8 @@ class EngineWorker:
         """Set if warming up failed; searches are still attempted and report their own errors."""
         self._think = think
         self._warm_up = warm_up
-        self._inbox: queue.Queue[_Request | str] = queue.Queue()
+        self._new_game = new_game
+        self._inbox: queue.Queue[_Request | str] = queue.Queue()  # searches and chores, in order
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._pending: dict[int, _Request] = {}  # queued or running, by id
@@ -75,6 +81,11 @@ class EngineWorker:
             return
         self._warm_up_requested = True
         self._inbox.put(_WARM_UP)
+
+    def new_game(self) -> None:
+        """Forget what earlier searches learnt (hash tables live on the worker thread); at once."""
+        if not self._closed:
+            self._inbox.put(_NEW_GAME)
 
     @property
     def ready(self) -> bool:
@@ -127,6 +138,8 @@ class EngineWorker:
                 self._do_search(job)
             elif job == _WARM_UP:
                 self._do_warm_up()
+            elif job == _NEW_GAME:
+                self._forget()
             elif job == _QUIT:
                 return
 
@@ -137,6 +150,12 @@ class EngineWorker:
             self.warm_up_error = error
         finally:
             self._ready.set()
+
+    def _forget(self) -> None:
+        try:
+            self._new_game()
+        except Exception:  # only a cache reset: searches still work without it
+            log.exception("the engine could not forget the last game")
 
     def _do_search(self, request: _Request) -> None:
         request_id = request.request_id
