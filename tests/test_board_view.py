@@ -206,3 +206,21 @@ def test_a_second_board_of_the_same_size_reuses_the_wood_and_leaves_it_clean() -
     corner = first.geometry.center((0, 0))
     assert _brightness(first._static, corner) < 100  # the grid line on the board...
     assert _brightness(wood, corner) > 150  # ...was drawn on a copy, not on the shared wood
+
+
+@pytest.mark.parametrize("side", [560, 780, 2140])
+def test_a_stone_on_the_edge_leaves_its_coordinates_readable(side: int) -> None:
+    from gomoku.ui.board_view import LABEL_GAP_CELLS
+
+    view = BoardView(15)
+    view.layout(pygame.Rect(0, 0, side, side))
+    geo = view.geometry
+    font = view._font(round(geo.cell * 0.4))
+    for label, point, offset in (("15", (0, 0), (-1, 0)), ("o", (14, 14), (0, 1))):
+        x, y = geo.center(point)
+        text = pygame.Rect((0, 0), font.size(label))
+        text.center = (round(x + offset[0] * geo.cell * LABEL_GAP_CELLS), round(y + offset[1] * geo.cell * LABEL_GAP_CELLS))
+        stone = pygame.Rect(0, 0, 2 * geo.stone_radius, 2 * geo.stone_radius)
+        stone.center = (x, y)
+        assert not text.colliderect(stone)
+        assert geo.wood.contains(text)

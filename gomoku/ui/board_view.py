@@ -22,6 +22,9 @@ FontFactory = Callable[[int, bool], pygame.font.Font]
 PAD_CELLS = 1.15
 """Wood beyond the outer grid line, in cells: half a stone plus room for the coordinates."""
 
+LABEL_GAP_CELLS = 0.8
+"""A coordinate label's centre from the outer line, in cells: clear of a stone on the edge."""
+
 STONE_RADIUS = 0.47
 """A stone's radius as a fraction of the cell, leaving a hair of wood between neighbours."""
 
@@ -257,7 +260,7 @@ class BoardView:
         if not self.coordinates:
             return surface.convert() if pygame.display.get_surface() else surface
         font = self._font(round(geo.cell * 0.4))
-        gap = geo.cell * 0.62  # label centre distance from the outer line
+        gap = geo.cell * LABEL_GAP_CELLS
         for i in range(self.size):
             letter = font.render(column_letter(i), True, LABEL_COLOR)
             x, y = local.center((i, last))
