@@ -182,7 +182,7 @@ class GameResult:
 
 
 def random_opening(rng: random.Random, size: int, stones: int) -> tuple[Point, ...]:
-    """`stones` distinct points near the centre, alternately black and white, with no five."""
+    """`stones` distinct points near the centre, played black first (at most 5: never a five)."""
     centre = size // 2
     square = [
         (x, y)
