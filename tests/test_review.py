@@ -104,3 +104,16 @@ def test_review_without_a_record_says_so(app: App) -> None:
     app.frame()
     assert app.current.ply == 0
     assert any("no game to review" in notice.text for notice in app.notices)
+
+
+def test_an_idle_review_is_not_presented_again_until_a_step(app: App) -> None:
+    app.switch("review", {"record": _record()})
+    app.frame()
+    app.frame()
+    presented = app.frames_presented
+    for _ in range(5):
+        app.frame()
+    assert app.frames_presented == presented
+    press(app, pygame.K_LEFT)
+    assert app.frames_presented == presented + 1
+    assert app.current.ply == len(MOVES) - 1

@@ -200,3 +200,18 @@ def test_settings_work_from_the_keyboard(app: App) -> None:
     assert app.current.mute.highlighted
     press_key(app, pygame.K_SPACE)
     assert app.settings.mute is True and app.audio.muted
+
+
+def test_the_name_cursor_keeps_blinking_while_the_rest_holds_still(app: App) -> None:
+    app.switch("settings", {})
+    app.frame()
+    presented = app.frames_presented
+    for _ in range(3):
+        app.frame()
+    assert app.frames_presented == presented  # nothing moves: nothing is presented
+    scene = app.current
+    scene.name_input.focused = True
+    started = pygame.time.get_ticks()
+    while pygame.time.get_ticks() - started < 1100:  # two blinks of the text cursor
+        app.frame()
+    assert app.frames_presented >= presented + 2

@@ -354,6 +354,7 @@ class App:
         self.screen = pygame.display.get_surface() or self.screen
         self.theme.resize(self.screen.get_size())
         if self.current is not None:
+            self.current.forget_screen()
             self.current.resize(self.screen.get_size())
 
     # --- scenes --------------------------------------------------------------------------
@@ -402,6 +403,7 @@ class App:
             self.current.leave()
         self.current = scene
         self.current_name = name
+        scene.forget_screen()
         scene.resize(self.screen.get_size())
         scene.enter(dict(data or {}))
 

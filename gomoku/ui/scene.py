@@ -22,6 +22,9 @@ class Scene:
 
     def __init__(self, app: App) -> None:
         self.app = app
+        self._shown_look: tuple[Any, ...] | None = None  # what the screen shows (see unchanged_frame)
+        self._covered_last_frame = False
+        self._unchanged = False
 
     def enter(self, data: dict[str, Any]) -> None:
         """Called when the scene becomes active, with what the previous scene handed over."""
@@ -41,8 +44,23 @@ class Scene:
     @property
     def screen_unchanged(self) -> bool:
         """True when the last `draw` left the screen exactly as the frame before, so the app
-        need not present it again (a scene that redraws everything keeps the default, False)."""
-        return False
+        need not present it again (see `unchanged_frame`)."""
+        return self._unchanged
+
+    def forget_screen(self) -> None:
+        """The screen no longer shows this scene's last frame (the app calls this when the scene
+        is entered and when the window changes): the next `draw` must draw everything."""
+        self._shown_look = None
+
+    def unchanged_frame(self, surface: pygame.Surface, look: tuple[Any, ...]) -> bool:
+        """For `draw`: True when `look` (plain values for everything the frame shows) is what
+        `surface` already shows and no notice lay over it; then drawing can be skipped."""
+        covered = bool(self.app.notices) or self._covered_last_frame
+        self._covered_last_frame = bool(self.app.notices)
+        shown = (id(surface), look)
+        self._unchanged = shown == self._shown_look and not covered
+        self._shown_look = shown
+        return self._unchanged
 
     def resize(self, size: tuple[int, int]) -> None:
         """The window changed size: recompute the layout (fonts render at the new size)."""

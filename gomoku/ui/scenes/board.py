@@ -158,8 +158,6 @@ class BoardScene(Scene):
         self._buttons_area = pygame.Rect(0, 0, 0, 0)
         self._banner_shade: pygame.Surface | None = None
         self._frame_key: int | None = None  # the surface the last full frame went to (see draw)
-        self._covered_last_frame = False
-        self._unchanged = False  # the last draw changed nothing on screen (see screen_unchanged)
 
     # --- entering and leaving ------------------------------------------------------------
 
@@ -791,9 +789,9 @@ class BoardScene(Scene):
             if self.game.is_over:
                 self._draw_banner(surface)
 
-    @property
-    def screen_unchanged(self) -> bool:
-        return self._unchanged
+    def forget_screen(self) -> None:
+        super().forget_screen()
+        self._frame_key = None
 
     def _banner_content(self) -> tuple[Any, ...] | None:
         """What the end-of-game banner shows (None while the game goes on)."""

@@ -55,6 +55,9 @@ class LobbyScene(Scene):
             self.app.switch("menu", {})
 
     def draw(self, surface: pygame.Surface) -> None:
+        look = tuple(w.appearance for w in (self.panel, *self.lines, self.back_button))
+        if self.unchanged_frame(surface, look):
+            return
         self.app.theme.draw_background(surface)
         self.panel.draw(surface)
         for label in self.lines:

@@ -188,9 +188,6 @@ class MenuScene(Scene):
         self._backdrop: pygame.Surface | None = None
         self._backdrop_key: tuple[Any, ...] = ()
         self._dim: pygame.Surface | None = None
-        self._look: tuple[Any, ...] | None = None  # what the screen shows now (see draw)
-        self._covered_last_frame = False
-        self._unchanged = False
 
     def _settings_time(self) -> tuple[int, int, int]:
         s = self.app.settings
@@ -202,7 +199,6 @@ class MenuScene(Scene):
         self.panel_open = bool(data.get("vs_computer", False))
         if data.get("attract_moves"):
             self.attract.start_from([(int(x), int(y)) for x, y in data["attract_moves"]])
-        self._look = None  # another scene is on screen: draw the first frame in full
         self.focus.clear()
         self.panel_focus.clear()
         self.continue_button.visible = self._can_continue()
@@ -247,7 +243,6 @@ class MenuScene(Scene):
         self.board_view.layout(self.board_rect.inflate(-theme.px(24), -theme.px(24)))
         self._backdrop = None
         self._dim = None
-        self._look = None
 
         menu_w = theme.px(360)
         menu_cx = max(self.board_rect.right + menu_w // 2 + theme.pad,
@@ -368,10 +363,6 @@ class MenuScene(Scene):
 
     # --- drawing -------------------------------------------------------------------------
 
-    @property
-    def screen_unchanged(self) -> bool:
-        return self._unchanged
-
     def draw(self, surface: pygame.Surface) -> None:
         """The menu over the dimmed game; a frame that would look the same as the one on
         screen is not drawn again (unless a notice covered it)."""
@@ -380,13 +371,8 @@ class MenuScene(Scene):
             widgets = [self.panel, *self.choices, self.back_button, self.start_button]
         else:
             widgets = [self.title, self.subtitle, self.keys_hint, *self.buttons]
-        look = (id(surface), self._backdrop_key, self.panel_open, tuple(w.appearance for w in widgets))
-        covered = bool(self.app.notices) or self._covered_last_frame
-        self._covered_last_frame = bool(self.app.notices)
-        self._unchanged = look == self._look and not covered
-        if self._unchanged:
+        if self.unchanged_frame(surface, (self._backdrop_key, self.panel_open, *(w.appearance for w in widgets))):
             return
-        self._look = look
         surface.blit(backdrop, (0, 0))
         if self.panel_open:  # the panel takes the menu's place: no half-hidden title behind it
             self._draw_panel(surface)

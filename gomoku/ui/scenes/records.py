@@ -325,6 +325,16 @@ class RecordsScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         theme, colors = self.app.theme, self.app.theme.colors
+        if not self.saving:
+            self._update_preview()
+            # A file the preview could not open would only fail again: Load waits for a good one.
+            self.load_button.enabled = self._selected_file() is not None and not isinstance(self._preview, str)
+        widgets = (self.list_view, self.name_input, self.format_choice, self.save_button, self.load_button,
+                   self.back_button)
+        blink = (pygame.time.get_ticks() // 500) % 2 if self.name_input.focused else 0  # the text cursor
+        look = (self.saving, self._preview_key, tuple(self.preview_rect), blink, *(w.appearance for w in widgets))
+        if self.unchanged_frame(surface, look):
+            return
         theme.draw_background(surface)
         title = "Save this game" if self.saving else "Saved games"
         blit_text(surface, theme.render(title, theme.heading_px, colors.accent, bold=True), self.title_rect, "left")
@@ -342,8 +352,6 @@ class RecordsScene(Scene):
             self.format_choice.draw(surface)
             self.save_button.draw(surface)
         else:
-            # A file the preview could not open would only fail again: Load waits for a good one.
-            self.load_button.enabled = self._selected_file() is not None and not isinstance(self.preview, str)
             self.load_button.draw(surface)
             if self.files:
                 self._draw_preview(surface)

@@ -162,6 +162,15 @@ class ReviewScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         theme, colors = self.app.theme, self.app.theme.colors
+        self.move_list.set_moves(self.record.moves, self.record.size, current=self.ply)
+        for key, button in self.step_buttons.items():
+            button.enabled = (self.ply > 0) if key in ("first", "back") else (self.ply < self.total)
+        buttons = (*self.step_buttons.values(), self.play_local, self.play_ai, self.back_button)
+        look = (id(self.record), self.total, self.ply, bool(self.app.settings.show_move_numbers),
+                bool(self.app.settings.show_coordinates), self.move_list.appearance,
+                *(button.appearance for button in buttons))
+        if self.unchanged_frame(surface, look):
+            return
         theme.draw_background(surface)
         outcome = self.board.outcome()
         self.view.show_coordinates(bool(self.app.settings.show_coordinates))
@@ -180,7 +189,6 @@ class ReviewScene(Scene):
         for (text, px, colour, bold), rect in zip(lines, self._header_rects, strict=True):
             fitted = theme.fit_text(text, px, rect.width, bold)
             blit_text(surface, theme.render(fitted, px, colour, bold), rect, "left")
-        self.move_list.set_moves(self.record.moves, self.record.size, current=self.ply)
         self.move_list.draw(surface)
         counter = f"Move {self.ply} of {self.total}"
         if self.ply:
@@ -189,8 +197,7 @@ class ReviewScene(Scene):
             colour_name = "black" if self.ply % 2 == 1 else "white"
             counter += f"  ·  {colour_name} {format_point(last, self.record.size)}"
         blit_text(surface, theme.render(counter, theme.text_px, colors.text, True), self._counter_rect)
-        for key, button in self.step_buttons.items():
-            button.enabled = (self.ply > 0) if key in ("first", "back") else (self.ply < self.total)
+        for button in self.step_buttons.values():
             button.draw(surface)
         hint = theme.render(REVIEW_KEYS, theme.small_px, colors.text_dim)
         blit_text(surface, hint, self._hint_rect)

@@ -199,6 +199,11 @@ class SettingsScene(Scene):
             self.app.save_settings()
 
     def draw(self, surface: pygame.Surface) -> None:
+        widgets = (self.title, self.game_panel, self.view_panel, *self.game_widgets, *self.view_widgets,
+                   self.note, self.back_button)
+        blink = (pygame.time.get_ticks() // 500) % 2 if self.name_input.focused else 0  # the text cursor
+        if self.unchanged_frame(surface, (blink, *(w.appearance for w in widgets))):
+            return
         self.app.theme.draw_background(surface)
         self.title.draw(surface)
         self.game_panel.draw(surface)
