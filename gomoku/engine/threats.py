@@ -118,7 +118,7 @@ def poll(sr: tuple) -> bool:
 
 
 @njit(nogil=True, cache=True)
-def cell_threat(tables: np.ndarray, keys: np.ndarray, color: int, p: int) -> tuple:
+def cell_threat(codes: np.ndarray, color: int, p: int) -> tuple:
     """(threat class, ordering score, may be forbidden, makes a four) for `color` at empty p."""
     n5 = 0
     nf4 = 0
@@ -126,9 +126,9 @@ def cell_threat(tables: np.ndarray, keys: np.ndarray, color: int, p: int) -> tup
     nf3 = 0
     bad = False
     score = 0
-    row = tables[color - 1]
+    row = codes[color - 1]
     for d in range(4):
-        code = row[keys[d, p]]
+        code = row[d, p]
         score += PATTERN_SCORE[code]
         if code == F5:
             n5 += 1
@@ -166,7 +166,7 @@ def is_forbidden(bd: tuple, p: int, depth: int) -> bool:
     A five is never forbidden. An open three counts only if some point makes it a straight four
     that is itself not forbidden (checked recursively, RIF 9.3), to a depth of 4.
     """
-    cells, keys, near, info, hashes, stack, tables, zobrist, dirs = bd
+    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes = bd
     row = tables[0]
     n5 = 0
     fours = 0
@@ -227,7 +227,7 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
 
     Returns the number of candidates (empty cells near a stone; the centre on an empty board).
     """
-    cells, keys, near, info, hashes, stack, tables, zobrist, dirs = bd
+    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes = bd
     moves = sr[2][ply]
     scores = sr[3][ply]
     flags = sr[4][ply]
@@ -256,8 +256,8 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
             p = base + x
             if cells[p] != 0 or near[p] == 0:
                 continue
-            tc_me, sc_me, mf_me, four_me = cell_threat(tables, keys, me, p)
-            tc_op, sc_op, mf_op, four_op = cell_threat(tables, keys, opp, p)
+            tc_me, sc_me, mf_me, four_me = cell_threat(codes, me, p)
+            tc_op, sc_op, mf_op, four_op = cell_threat(codes, opp, p)
             flag = 0
             if renju and me == 1 and mf_me:
                 if is_forbidden(bd, p, np.int64(0)):
@@ -320,7 +320,7 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
 @njit(nogil=True, cache=True)
 def five_cells_through(bd: tuple, color: int, p: int) -> tuple:
     """(count, one cell) of the empty cells on the lines through p where `color` makes five."""
-    cells, keys, near, info, hashes, stack, tables, zobrist, dirs = bd
+    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes = bd
     row = tables[color - 1]
     count = 0
     first = -1
@@ -535,7 +535,7 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
 @njit(nogil=True, cache=True)
 def forbidden_cells(bd: tuple, out: np.ndarray) -> int:
     """Renju: fill `out` with every empty cell black may not play; returns how many."""
-    cells, keys, near, info, hashes, stack, tables, zobrist, dirs = bd
+    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes = bd
     size = info[I_SIZE]
     stride = info[I_STRIDE]
     n = 0
@@ -544,7 +544,7 @@ def forbidden_cells(bd: tuple, out: np.ndarray) -> int:
             p = (y + PAD) * stride + x + PAD
             if cells[p] != 0:
                 continue
-            tc, score, maybe, four = cell_threat(tables, keys, 1, p)
+            tc, score, maybe, four = cell_threat(codes, 1, p)
             if maybe and is_forbidden(bd, p, np.int64(0)):
                 out[n] = p
                 n += 1
