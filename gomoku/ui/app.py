@@ -216,7 +216,7 @@ class App:
 
         self.running = True
         self._must_present = True
-        self.frames_presented = 0
+        self.frames_presented = 0  # frames sent to the display (tools/frametime.py and tests read it)
         self.fullscreen = self.settings.fullscreen and not self.options.windowed
         if self.options.screenshot is not None:
             self.fullscreen = False
