@@ -778,10 +778,10 @@ class BoardScene(Scene):
             redraw_board = True
         else:
             redraw_board = board_look != self._board_look or self.board_area in changed
+            if redraw_board and self.board_area not in changed:
+                changed.append(self.board_area)  # clean wood under the overlay about to be drawn
             for rect in changed:
                 surface.blit(backdrop, rect, rect)
-            if redraw_board:
-                surface.blit(backdrop, self.board_area, self.board_area)
         self._board_look = board_look
         self._unchanged = not changed and not redraw_board
         if redraw_board:
