@@ -570,3 +570,16 @@ def test_the_arrow_keys_and_enter_play_without_a_mouse(make_app) -> None:
     assert scene.hover == (0, 8)
     press(app, pygame.K_RETURN)
     assert scene.game.board.moves[-1] == (0, 8)
+
+
+@pytest.mark.parametrize("window", [(800, 600), (1024, 768), (640, 400)])
+def test_a_narrow_window_keeps_a_panel_wide_enough_for_names_and_status(make_app, window) -> None:
+    app = make_app(size=window)
+    start(app, mode="ai", level="easy", human_color="black", rule="freestyle")
+    scene = app.current
+    theme = app.theme
+    assert scene.panel_rect.width >= theme.px(330)
+    assert scene.board_area.height >= 0.8 * window[1]
+    assert theme.font(theme.text_px, True).size(scene.status)[0] <= scene._status_rect.width
+    name_room = scene._card_rects[Color.WHITE].width - theme.px(170)  # icon and clock beside it
+    assert theme.font(theme.text_px, True).size("Computer")[0] <= name_room

@@ -69,7 +69,7 @@ def board_and_panel(
     """
     width, height = size
     margin, gap = px(10), px(18)
-    side = max(100, min(height - 2 * margin, width - px(300)))
+    side = max(100, min(height - 2 * margin, width - px(380)))  # a narrow window still gets a usable panel
     panel_w = max(50, min(width - side - gap - 2 * margin, px(600)))
     left = max(margin, (width - side - gap - panel_w) // 2)
     board = pygame.Rect(left, (height - side) // 2, side, side)

@@ -874,7 +874,9 @@ class BoardScene(Scene):
         panel = self.panel_rect
         pygame.draw.rect(surface, colors.panel, panel, border_radius=theme.radius)
         pygame.draw.rect(surface, colors.panel_border, panel, theme.px(2), theme.radius)
-        title = theme.render(self._panel_title(), theme.small_px + theme.px(2), colors.text_dim)
+        title_px = theme.small_px + theme.px(2)
+        title_text = theme.fit_text(self._panel_title(), title_px, panel.right - theme.pad - self._title_pos[0])
+        title = theme.render(title_text, title_px, colors.text_dim)
         surface.blit(title, self._title_pos)
 
     def _panel_title(self) -> str:
@@ -890,8 +892,11 @@ class BoardScene(Scene):
         elif name == "status":
             move_text, status_text, status_colour = content
             move_label = theme.render(move_text, theme.small_px + theme.px(2), colors.text_dim)
-            blit_text(surface, move_label, rect, "right")
             status_width = rect.width - move_label.get_width() - theme.pad
+            if theme.font(theme.text_px, True).size(status_text)[0] > status_width:
+                status_width = rect.width  # too narrow for both: the status matters more
+            else:
+                blit_text(surface, move_label, rect, "right")
             status = theme.fit_text(status_text, theme.text_px, status_width, bold=True)
             blit_text(surface, theme.render(status, theme.text_px, status_colour, bold=True), rect, "left")
         elif name == "moves":
@@ -955,17 +960,24 @@ class BoardScene(Scene):
         pad = theme.pad
         surface.blit(icon, icon.get_rect(center=(card.left + pad + radius + theme.px(4), card.centery)))
         text_left = card.left + 2 * pad + 2 * radius + theme.px(6)
-        name_rect = pygame.Rect(text_left, card.top + pad, card.width // 2, theme.text_px + theme.px(4))
-        name = theme.fit_text(name_text, theme.text_px, card.right - text_left - theme.px(120), bold=True)
-        blit_text(surface, theme.render(name, theme.text_px, colors.text, bold=True), name_rect, "left")
-        kind_rect = pygame.Rect(text_left, name_rect.bottom + theme.px(4), card.width // 2, theme.small_px + theme.px(4))
-        blit_text(surface, theme.render(kind_text, theme.small_px, colors.text_dim), kind_rect, "left")
-        clock_rect = pygame.Rect(card.right - pad - theme.px(150), card.top + pad, theme.px(150), theme.heading_px)
-        blit_text(surface, theme.render(clock_text, theme.heading_px, clock_colour, bold=True), clock_rect, "right")
+        # The clocks on the right take what they need; the name and the kind line get the rest.
+        clock = theme.render(clock_text, theme.heading_px, clock_colour, bold=True)
+        clock_rect = pygame.Rect(0, card.top + pad, clock.get_width(), theme.heading_px)
+        clock_rect.right = card.right - pad
+        surface.blit(clock, clock.get_rect(midright=clock_rect.midright))
+        move_w = 0
         if move_text:
-            move_rect = pygame.Rect(clock_rect.left, clock_rect.bottom + theme.px(4), clock_rect.width,
-                                    theme.small_px + 4)
-            blit_text(surface, theme.render(move_text, theme.small_px, move_colour), move_rect, "right")
+            move = theme.render(move_text, theme.small_px, move_colour)
+            move_w = move.get_width() + pad
+            surface.blit(move, move.get_rect(topright=(clock_rect.right, clock_rect.bottom + theme.px(4))))
+        name_w = clock_rect.left - pad - text_left
+        name_rect = pygame.Rect(text_left, card.top + pad, max(1, name_w), theme.text_px + theme.px(4))
+        name = theme.fit_text(name_text, theme.text_px, name_rect.width, bold=True)
+        blit_text(surface, theme.render(name, theme.text_px, colors.text, bold=True), name_rect, "left")
+        kind_rect = pygame.Rect(text_left, name_rect.bottom + theme.px(4), max(1, card.right - pad - move_w - text_left),
+                                theme.small_px + theme.px(4))
+        kind = theme.fit_text(kind_text, theme.small_px, kind_rect.width)
+        blit_text(surface, theme.render(kind, theme.small_px, colors.text_dim), kind_rect, "left")
 
     def _draw_banner(self, surface: pygame.Surface) -> None:
         theme, colors = self.app.theme, self.app.theme.colors
