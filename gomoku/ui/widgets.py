@@ -46,6 +46,25 @@ def blit_text(
     return target
 
 
+def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
+    """`text` broken at the " · " separators (else at spaces) into lines of `width` pixels."""
+    separator = "  ·  " if "  ·  " in text else " · " if " · " in text else " "
+    lines: list[str] = []
+    for piece in text.split(separator):
+        candidate = f"{lines[-1]}{separator}{piece}" if lines else piece
+        if lines and font.size(candidate)[0] <= width:
+            lines[-1] = candidate
+        else:
+            lines.append(piece)
+    if len(lines) == 2:  # two lines of about the same width read better than a long and a short
+        pieces = text.split(separator)
+        splits = [(separator.join(pieces[:i]), separator.join(pieces[i:])) for i in range(1, len(pieces))]
+        fitting = [pair for pair in splits if max(font.size(line)[0] for line in pair) <= width]
+        if fitting:
+            lines = list(min(fitting, key=lambda pair: max(font.size(line)[0] for line in pair)))
+    return lines
+
+
 def _is_left_press(event: pygame.event.Event) -> bool:
     return event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == LEFT_BUTTON
 

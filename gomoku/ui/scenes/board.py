@@ -38,7 +38,7 @@ from gomoku.ui.players import (
     ai_limit,
 )
 from gomoku.ui.scene import Scene
-from gomoku.ui.widgets import Button, blit_text
+from gomoku.ui.widgets import Button, blit_text, wrap_text
 
 HINT_LIMIT = SearchLimit(time_s=1.0)
 SETTLE_SECONDS = 0.14  # a new stone lands slightly large and settles in this time
@@ -57,25 +57,6 @@ REASON_TEXT = {
     Reason.DISCONNECT: "the opponent left",
     Reason.FULL_BOARD: "the board is full",
 }
-
-
-def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
-    """`text` broken at the " · " separators (else at spaces) into lines of `width` pixels."""
-    separator = "  ·  " if "  ·  " in text else " · " if " · " in text else " "
-    lines: list[str] = []
-    for piece in text.split(separator):
-        candidate = f"{lines[-1]}{separator}{piece}" if lines else piece
-        if lines and font.size(candidate)[0] <= width:
-            lines[-1] = candidate
-        else:
-            lines.append(piece)
-    if len(lines) == 2:  # two lines of about the same width read better than a long and a short
-        pieces = text.split(separator)
-        splits = [(separator.join(pieces[:i]), separator.join(pieces[i:])) for i in range(1, len(pieces))]
-        fitting = [pair for pair in splits if max(font.size(line)[0] for line in pair) <= width]
-        if fitting:
-            lines = list(min(fitting, key=lambda pair: max(font.size(line)[0] for line in pair)))
-    return lines
 
 
 def _confirm_text(key: str) -> str:

@@ -18,7 +18,7 @@ from gomoku.core.types import Color, Rule
 from gomoku.ui.board_view import BoardView, Overlay, board_and_panel
 from gomoku.ui.move_list import MoveList
 from gomoku.ui.scene import Scene
-from gomoku.ui.widgets import Button, blit_text
+from gomoku.ui.widgets import Button, blit_text, wrap_text
 
 REVIEW_KEYS = "Left/Right: one move · Home/End: start/end · Esc: back"
 RESULT_TEXT = {"draw": "A draw (the board is full)", "": "Unfinished game"}
@@ -58,6 +58,7 @@ class ReviewScene(Scene):
         self._header_rects: list[pygame.Rect] = []
         self._counter_rect = pygame.Rect(0, 0, 0, 0)
         self._hint_rect = pygame.Rect(0, 0, 0, 0)
+        self._hint_lines = [REVIEW_KEYS]
 
     @property
     def ply(self) -> int:
@@ -107,7 +108,8 @@ class ReviewScene(Scene):
         self.back_button.rect = pygame.Rect(inner.left, inner.bottom - button_h, inner.width, button_h)
         self.play_ai.rect = pygame.Rect(inner.left, self.back_button.rect.top - pad - button_h, inner.width, button_h)
         self.play_local.rect = pygame.Rect(inner.left, self.play_ai.rect.top - pad - button_h, inner.width, button_h)
-        hint_h = theme.font(theme.small_px).get_linesize()
+        self._hint_lines = wrap_text(REVIEW_KEYS, theme.font(theme.small_px), inner.width)
+        hint_h = theme.font(theme.small_px).get_linesize() * len(self._hint_lines)
         self._hint_rect = pygame.Rect(inner.left, self.play_local.rect.top - 2 * pad - hint_h, inner.width, hint_h)
         step_w = (inner.width - 3 * pad) // 4
         steps_top = self._hint_rect.top - pad - button_h
@@ -199,8 +201,10 @@ class ReviewScene(Scene):
         blit_text(surface, theme.render(counter, theme.text_px, colors.text, True), self._counter_rect)
         for button in self.step_buttons.values():
             button.draw(surface)
-        hint = theme.render(REVIEW_KEYS, theme.small_px, colors.text_dim)
-        blit_text(surface, hint, self._hint_rect)
+        line_h = self._hint_rect.height // len(self._hint_lines)
+        for index, line in enumerate(self._hint_lines):
+            line_rect = pygame.Rect(self._hint_rect.left, self._hint_rect.top + index * line_h, self._hint_rect.width, line_h)
+            blit_text(surface, theme.render(line, theme.small_px, colors.text_dim), line_rect)
         for button in (self.play_local, self.play_ai, self.back_button):
             button.draw(surface)
 
