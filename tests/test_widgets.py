@@ -17,6 +17,7 @@ from gomoku.ui.widgets import (
     TextInput,
     Toggle,
     column,
+    wrap_text,
 )
 
 
@@ -305,3 +306,13 @@ def test_the_focus_ring_is_drawn(theme: Theme, display) -> None:
     toggle.highlighted = True
     toggle.draw(display)
     assert display.get_at(edge) != plain
+
+
+def test_a_keys_line_wraps_at_its_separators_into_balanced_lines(theme: Theme) -> None:
+    font = theme.font(theme.small_px)
+    text = "Left/Right: one move · Home/End: start/end · Esc: back"
+    assert wrap_text(text, font, 10_000) == [text]
+    width = font.size(text)[0] * 2 // 3
+    lines = wrap_text(text, font, width)
+    assert lines == ["Left/Right: one move", "Home/End: start/end · Esc: back"]
+    assert all(font.size(line)[0] <= width for line in lines)
