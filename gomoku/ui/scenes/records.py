@@ -148,7 +148,7 @@ class RecordsScene(Scene):
             self.name_input.rect = pygame.Rect(left, self.format_choice.rect.top - pad - control_h, panel_w, control_h)
             list_bottom = self.name_input.rect.top - 2 * pad
         list_h = max(theme.px(40), list_bottom - list_top)
-        if self.saving:
+        if self.saving or not self.files:  # nothing to preview: the list takes the whole width
             self.list_view.rect = pygame.Rect(left, list_top, panel_w, list_h)
             self.preview_rect = pygame.Rect(0, 0, 0, 0)
         else:
