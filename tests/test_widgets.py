@@ -316,3 +316,10 @@ def test_a_keys_line_wraps_at_its_separators_into_balanced_lines(theme: Theme) -
     lines = wrap_text(text, font, width)
     assert lines == ["Left/Right: one move", "Home/End: start/end · Esc: back"]
     assert all(font.size(line)[0] <= width for line in lines)
+
+
+def test_text_uses_the_shipped_font_with_a_real_regular_weight(theme: Theme) -> None:
+    # pygame's own font is bold only; the game ships DejaVu Sans so body text is regular.
+    regular, bold = theme.font(24), theme.font(24, bold=True)
+    assert (regular.name, regular.style_name) == ("DejaVu Sans", "Book")
+    assert (bold.name, bold.style_name) == ("DejaVu Sans", "Bold")

@@ -7,6 +7,7 @@ fonts are rendered at the real pixel size (cached per size), never stretched bit
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pygame
 
@@ -16,6 +17,11 @@ DESIGN_HEIGHT = 800
 """The window height at which `theme.px(n) == n`."""
 
 TEXT_CACHE_LIMIT = 2048
+
+FONTS_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
+FONT_FILES = {False: FONTS_DIR / "DejaVuSans.ttf", True: FONTS_DIR / "DejaVuSans-Bold.ttf"}
+FONT_SCALE = 0.62
+"""DejaVu point size per requested pixel: matches the widths pygame's default font gave."""
 
 
 @dataclass(frozen=True)
@@ -115,15 +121,22 @@ class Theme:
         return self.px(10)
 
     def font(self, px: int, bold: bool = False) -> pygame.font.Font:
-        """pygame's bundled font at `px` pixels, cached by (size, bold)."""
+        """DejaVu Sans (regular or bold) at `px` pixels, cached by (size, bold).
+
+        Falls back to pygame's bundled font (synthetic bold) if the shipped files are missing.
+        """
         px = max(6, int(px))
         key = (px, bold)
         font = self._fonts.get(key)
         if font is None:
             if not pygame.font.get_init():
                 pygame.font.init()
-            font = pygame.font.Font(None, px)
-            font.bold = bold
+            path = FONT_FILES[bold]
+            if path.is_file():
+                font = pygame.font.Font(path, max(6, round(px * FONT_SCALE)))
+            else:
+                font = pygame.font.Font(None, px)
+                font.bold = bold
             self._fonts[key] = font
         return font
 
