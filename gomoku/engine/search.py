@@ -183,8 +183,9 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
         if tt_flag == TT_UPPER and tt_score <= alpha:
             return tt_score
 
-    # Step 6. Leaf: a continuous-four win for the side to move, else the static evaluation
-    if depth <= 0 or ply >= MAX_PLY - 40:
+    # Step 6. Leaf: a continuous-four win for the side to move, else the static evaluation.
+    # A four to block is never a leaf: the block is searched (a quiescence on fours).
+    if (depth <= 0 and an[A_OPP5N] == 0) or ply >= MAX_PLY - 40:
         static = an[A_EVAL] + _noise(sr, h)
         if an[A_OPP5N] == 0 and an[A_OWN4N] > 0 and params[P_VCF_LEAF] > 0:
             result = vcf(bd, sr, params[P_VCF_LEAF])
@@ -219,6 +220,8 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
             m = width
     if m == 0:
         return 0
+    # A loss is only concluded after every candidate was tried (see Step 9).
+    m_all = m if extension == 1 or an[A_OPPF4N] > 0 else n
 
     # Step 8. Ordering: the hash move, then the killers
     next_slot = 0
@@ -235,7 +238,8 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
     best = -INF
     best_move = order[0]
     flag = TT_UPPER
-    for i in range(m):
+    i = 0
+    while i < m:
         p = order[i]
         make(bd, p)
         new_depth = depth - 1 + extension
@@ -269,6 +273,11 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
                             killers[0] = p
                     sr[6][side - 1, p] += depth * depth
                     break
+        i += 1
+        if i == m and best < -WIN_MIN and m < m_all:
+            # Every move we kept loses: the pruned ones get searched before we believe it.
+            m = _pick_moves(sr, ply, n, 0, order, order_flags)
+            m_all = m
 
     # Step 11. Transposition table store
     _tt_store(sr, h, best_move, depth, flag, best, ply)
