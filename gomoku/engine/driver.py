@@ -47,6 +47,7 @@ class LevelConfig:
     own_weight: int = 12  # evaluation weights (eighths) of our and the opponent's cell scores
     opp_weight: int = 10
     opp_bonus: int = 100  # percent of the opponent's threat bonuses the evaluation counts
+    stop_vct: bool = True  # at the root, keep only moves that stop an opponent VCT
 
 
 LEVELS = {
@@ -315,8 +316,18 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
                       {"kind": "vcf/vct", "threat_limit_hit": limit_hit})
     if sr[8][0] != 0:  # the clock ran out during the threat search
         return result(root[0], 0, 0, (), {"kind": "ordering"})
+    # Step 3. Their continuous threats: keep the moves that stop them, when we can tell.
+    if not defending and config.vct_depth > 0 and config.stop_vct:
+        count = search.stop_opponent_vct(bd, sr, root, count, config.vct_depth,
+                                         max(vct_nodes // 24, 500))
+        counters[threats.C_ABORTED] = 0
+        if sr[8][0] != 0:
+            return result(root[0], 0, 0, (), {"kind": "ordering"})
+        if count == 1:
+            return result(root[0], 0, 0, (state.cell_point(int(root[0]), size),),
+                          {"kind": "stops a VCT"})
 
-    # Step 3. Iterative deepening over the root moves
+    # Step 4. Iterative deepening over the root moves
     scores = np.zeros(count, dtype=np.int64)
     best_move, best_score, best_depth = int(root[0]), 0, 0
     pv: tuple = ()

@@ -21,6 +21,8 @@ from gomoku.engine.threats import (
     A_OWN5,
     A_OWNF4,
     C_ABORTED,
+    C_NODE_LIMIT,
+    C_NODES,
     C_ROOT_BEST,
     C_ROOT_DONE,
     C_ROOT_SCORE,
@@ -426,3 +428,49 @@ def analysis_summary(bd: tuple, sr: tuple) -> tuple:
     analyse(bd, sr, ply)
     an = sr[5][ply]
     return an[A_N], an[A_OWN4N], an[A_OPPF4N], an[A_EVAL]
+
+
+@njit(nogil=True, cache=True)
+def stop_opponent_vct(bd: tuple, sr: tuple, root_moves: np.ndarray, m: int, depth: int,
+                      nodes_per_check: int) -> int:
+    """If the opponent has a VCT (as if it moved now), keep only those of the first 16 root
+    moves after which it has none; returns the new count (the list is unchanged if there is
+    no threat or no move stops it).
+
+    Each check gets `nodes_per_check` nodes; a check that runs out keeps its move.
+    """
+    counters = sr[9]
+    info = bd[3]
+    ply = info[I_PLY]
+    hashes = bd[4]
+    attacker = 3 - info[I_SIDE]
+    counters[C_NODE_LIMIT] = counters[C_NODES] + nodes_per_check
+    info[I_SIDE] = attacker
+    hashes[ply] ^= NULL_SALT
+    threat = vct(bd, sr, depth, attacker)
+    hashes[ply] ^= NULL_SALT
+    info[I_SIDE] = 3 - attacker
+    if threat <= 0 or sr[8][0] != 0:
+        counters[C_ABORTED] = 1 if sr[8][0] != 0 else 0
+        counters[C_NODE_LIMIT] = 0
+        return m
+    kept = np.empty(m, dtype=np.int64)
+    k = 0
+    for i in range(min(m, 16)):  # the defences are among the best-ordered moves
+        counters[C_ABORTED] = 0
+        counters[C_NODE_LIMIT] = counters[C_NODES] + nodes_per_check
+        make(bd, root_moves[i])
+        result = vct(bd, sr, depth, attacker)
+        unmake(bd)
+        if sr[8][0] != 0:
+            break
+        if result <= 0:
+            kept[k] = root_moves[i]
+            k += 1
+    counters[C_NODE_LIMIT] = 0
+    counters[C_ABORTED] = 1 if sr[8][0] != 0 else 0
+    if k == 0 or counters[C_ABORTED] != 0:
+        return m
+    for i in range(k):
+        root_moves[i] = kept[i]
+    return k
