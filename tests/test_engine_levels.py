@@ -125,3 +125,31 @@ def test_medium_and_hard_answer_within_their_budget() -> None:
         started = time.perf_counter()
         driver.think(Position.from_board(board), level, SearchLimit(budget))
         assert time.perf_counter() - started < budget * 1.1 + 0.3  # slack for a shared machine
+
+
+LOST = """
+. . . . . . . . .
+. . O O O O . . .
+. . . X X X . . .
+. . . X . . . . .
+. . . . . . . . .
+"""
+
+
+@pytest.mark.parametrize("level", [Level.MEDIUM, Level.HARD])
+def test_a_lost_position_still_gets_a_legal_block(level: Level) -> None:
+    # White's open four cannot be stopped; black still blocks one end rather than resign.
+    position, _ = parse_diagram(LOST, offset=(3, 3), to_move=Color.BLACK)
+    result = driver.think(position, level, SearchLimit(0.3))
+    assert result.move in {(4, 4), (9, 4)}
+
+
+def test_the_compile_fallback_is_legal_and_takes_a_five() -> None:
+    # Before the engine has compiled, think answers in plain Python: still a real move.
+    position, answers = parse_diagram(EASY_WIN, offset=(3, 3))
+    assert driver._fallback_move(position, time.perf_counter()).move in answers
+    board = random_board(Rule.RENJU, 24, 2)
+    if board.to_move is Color.WHITE:
+        board.push(*next(iter(board.legal_moves())))
+    move = driver._fallback_move(Position.from_board(board), time.perf_counter()).move
+    assert board.is_legal(*move)
