@@ -61,6 +61,11 @@ class SettingsScene(Scene):
             self.sfx, self.music, self.mute, self.numbers, self.coordinates, self.fullscreen,
         ]
         self.focus = FocusRing([*self.game_widgets, *self.view_widgets, self.back_button])
+        self.copied_as_is: dict[Widget, str] = {  # widget -> the setting that takes its value unchanged
+            self.level: "level", self.color: "human_color", self.rule: "rule", self.size: "board_size",
+            self.mute: "mute", self.numbers: "show_move_numbers", self.coordinates: "show_coordinates",
+            self.fullscreen: "fullscreen",
+        }
 
     # --- scene protocol ------------------------------------------------------------------
 
@@ -158,29 +163,17 @@ class SettingsScene(Scene):
         if widget is self.name_input:
             self._commit_name()
             return
-        if widget is self.level:
-            s.level = self.level.value
-        elif widget is self.color:
-            s.human_color = self.color.value
-        elif widget is self.rule:
-            s.rule = self.rule.value
-            self._sync_sizes()
-        elif widget is self.size:
-            s.board_size = self.size.value
+        if widget in self.copied_as_is:
+            setattr(s, self.copied_as_is[widget], widget.value)  # type: ignore[attr-defined]
         elif widget is self.time:
             s.game_s, s.increment_s, s.move_s = self.time.value
         elif widget is self.sfx:
             s.sfx_volume = round(self.sfx.value, 2)
         elif widget is self.music:
             s.music_volume = round(self.music.value, 2)
-        elif widget is self.mute:
-            s.mute = self.mute.value
-        elif widget is self.numbers:
-            s.show_move_numbers = self.numbers.value
-        elif widget is self.coordinates:
-            s.show_coordinates = self.coordinates.value
+        if widget is self.rule:
+            self._sync_sizes()
         elif widget is self.fullscreen:
-            s.fullscreen = self.fullscreen.value
             self.app.set_fullscreen(self.fullscreen.value)
         self.app.save_settings()
         if widget is self.sfx:
