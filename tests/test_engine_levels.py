@@ -153,3 +153,14 @@ def test_the_compile_fallback_is_legal_and_takes_a_five() -> None:
         board.push(*next(iter(board.legal_moves())))
     move = driver._fallback_move(Position.from_board(board), time.perf_counter()).move
     assert board.is_legal(*move)
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_black_never_blocks_on_a_forbidden_point(level: Level) -> None:
+    # From an easy-vs-medium game: white's four ends on black's double-three point (7, 4).
+    moves = [(7, 7), (7, 6), (8, 6), (8, 7), (9, 5), (10, 4), (5, 9), (6, 8), (6, 5), (10, 5),
+             (9, 6), (9, 4), (8, 5), (11, 6), (5, 5), (7, 5), (8, 3), (8, 4), (11, 4), (6, 4)]
+    board = Board.from_moves(moves, 15, Rule.RENJU)
+    assert (7, 4) in board.forbidden_points()
+    result = driver.think(Position.from_board(board), level, SearchLimit(0.2))
+    assert board.is_legal(*result.move)

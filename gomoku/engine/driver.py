@@ -255,11 +255,6 @@ def _think_easy(bd: tuple, sr: tuple, grid: np.ndarray, color: int, size: int, s
     if an[threats.A_OWN5] >= 0:
         return SearchResult(move=state.cell_point(int(an[threats.A_OWN5]), size), elapsed_s=elapsed,
                             info={"kind": "win"})
-    if an[threats.A_OPP5N] > 0:
-        return SearchResult(move=state.cell_point(int(an[threats.A_OPP5]), size), elapsed_s=elapsed,
-                            info={"kind": "block"})
-    scores = np.zeros((size, size), dtype=np.int64)
-    easy.window_scores(grid, color, easy.OWN_WINDOW, easy.OPP_WINDOW, scores)
     # Only the engine's legal candidates (renju: forbidden points are flagged).
     legal = np.full((size, size), False)
     moves, flags = sr[2][0], sr[4][0]
@@ -268,6 +263,12 @@ def _think_easy(bd: tuple, sr: tuple, grid: np.ndarray, color: int, size: int, s
             continue
         x, y = state.cell_point(int(moves[i]), size)
         legal[y, x] = True
+    if an[threats.A_OPP5N] > 0:
+        x, y = state.cell_point(int(an[threats.A_OPP5]), size)
+        if legal[y, x]:  # a block on a forbidden point is no move: the game is lost anyway
+            return SearchResult(move=(x, y), elapsed_s=elapsed, info={"kind": "block"})
+    scores = np.zeros((size, size), dtype=np.int64)
+    easy.window_scores(grid, color, easy.OWN_WINDOW, easy.OPP_WINDOW, scores)
     if not legal.any():
         legal = grid == 0
     masked = np.where(legal, scores, -1)
