@@ -195,6 +195,28 @@ def test_a_damaged_file_is_left_untouched(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.gomoku"]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Gomoku record " + "1" * 5000 + "\nRule: freestyle\nSize: 15\n",  # past int()'s digit limit
+        "Gomoku record 1\nRule: freestyle\nSize: 15\nMoves:\n" + "1" * 5000 + ". h8\n",
+        "Piskvorky 15x15, 0:0, 0\n8,8," + "9" * 400 + "\n",  # milliseconds too large for a float
+    ],
+)
+def test_absurd_numbers_are_a_record_error(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "absurd.gomoku"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RecordError, match="out of range"):
+        load_record(path)
+
+
+def test_a_file_too_large_for_a_record_is_not_read(tmp_path: Path) -> None:
+    path = tmp_path / "movie.psq"
+    path.write_bytes(b"Piskvorky 15x15, 0:0, 0\n" + b" " * (2 * 1024 * 1024))
+    with pytest.raises(RecordError, match="too large"):
+        load_record(path)
+
+
 def test_saving_a_bad_record_keeps_the_old_file(tmp_path: Path) -> None:
     path = tmp_path / "game.gomoku"
     good = GameRecord(moves=[(7, 7)], times=[1.0])

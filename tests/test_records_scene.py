@@ -115,6 +115,17 @@ def test_a_damaged_file_is_reported_and_left_alone(app: App) -> None:
     assert broken.read_text(encoding="utf-8") == "Piskvorky 15x15, 0:0, 0\n8,8,0\n8,8,0\n"
 
 
+def test_a_newest_file_with_an_absurd_number_is_explained_not_fatal(app: App) -> None:
+    records.save_record(_record(), app.paths.saves_dir / "good.gomoku")
+    absurd = app.paths.saves_dir / "absurd.psq"
+    absurd.write_text("Piskvorky 15x15, 0:0, 0\n8,8," + "9" * 5000 + "\n", encoding="utf-8")
+    app.switch("records", {})
+    app.frame()  # the newest file is selected and previewed first
+    assert app.current_name == "records"
+    assert isinstance(app.current.preview, str) and "out of range" in app.current.preview
+    assert not any("went wrong" in notice.text for notice in app.notices)
+
+
 def test_file_names_are_cleaned() -> None:
     assert safe_file_name("  ../../etc/passwd ") == "etcpasswd"
     assert safe_file_name("Ann vs Bob (2)") == "Ann vs Bob (2)"

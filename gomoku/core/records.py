@@ -53,6 +53,7 @@ FORMAT_LINE = "Gomoku record"
 FORMAT_VERSION = 1
 RECORD_SUFFIX = ".gomoku"
 PSQ_SUFFIX = ".psq"
+MAX_RECORD_BYTES = 1024 * 1024  # a 20x20 game with long names is a few KiB
 RESULTS = ("black", "white", "draw", "")
 REASONS = tuple(reason.value for reason in Reason) + ("",)
 _OFF_BOARD_REASONS = (Reason.RESIGN.value, Reason.TIMEOUT.value, Reason.DISCONNECT.value)
@@ -522,11 +523,22 @@ def save_record(
 def load_record(path: str | os.PathLike[str]) -> GameRecord:
     """Read a record file in either format (told apart by content, not by suffix).
 
-    RecordError for a damaged, foreign or illegal record (the message names the line);
-    OSError if the file cannot be read. Never writes anything.
+    RecordError for a damaged, foreign or illegal record (the message names the line) or a file
+    over MAX_RECORD_BYTES; OSError if the file cannot be read. Never writes anything.
     """
     source = Path(path)
+    if source.stat().st_size > MAX_RECORD_BYTES:  # e.g. a renamed video: never read it whole
+        raise RecordError(f"too large to be a game record (over {MAX_RECORD_BYTES // 1024} KiB)")
     data = source.read_bytes()
+    try:
+        return _parse_any(data)
+    except RecordError:
+        raise
+    except (ValueError, OverflowError) as error:  # e.g. a number with thousands of digits
+        raise RecordError(f"a number in it is out of range ({error})") from None
+
+
+def _parse_any(data: bytes) -> GameRecord:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
