@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from gomoku.core import records
 from gomoku.core.board import Board
 from gomoku.core.clock import Clock, TimeControl
 from gomoku.core.game import Game
@@ -89,6 +90,29 @@ def test_a_damaged_autosave_is_reported_and_kept_aside(tmp_path: Path, content: 
     assert problem is not None and "could not be continued" in problem
     assert not path.exists()
     assert (tmp_path / "autosave.gomoku.bak").read_text(encoding="utf-8") == content
+
+
+@pytest.mark.parametrize("game_s", [float("inf"), 10**300, -5, "soon"])
+def test_an_absurd_setup_time_in_the_autosave_still_continues(tmp_path: Path, game_s: object) -> None:
+    path = tmp_path / "autosave.gomoku"
+    record = autosave.record_of(_game(SETUP, [(7, 7)]), SETUP, now=104.0)
+    record.extra[autosave.SETUP_KEY]["time_control"]["game_s"] = game_s  # as a hand edit could leave it
+    path.write_text(records.format_record(record), encoding="utf-8")
+    loaded, problem = autosave.load(path, Settings())
+    assert problem is None and loaded is not None
+    setup, game = loaded
+    assert setup.time_control == Settings().time_control  # the settings stand in for the bad setup
+    assert game.board.moves == [(7, 7)] and game.clock.control == SETUP.time_control
+
+
+def test_an_infinite_clock_in_the_autosave_is_reported_and_kept_aside(tmp_path: Path) -> None:
+    path = tmp_path / "autosave.gomoku"
+    record = autosave.record_of(_game(SETUP, [(7, 7)]), SETUP, now=104.0)
+    record.extra["time_control"]["game_s"] = float("inf")
+    path.write_text(records.format_record(record), encoding="utf-8")
+    loaded, problem = autosave.load(path, Settings())
+    assert loaded is None and problem is not None and "whole seconds" in problem
+    assert path.with_name(path.name + ".bak").is_file() and not path.exists()
 
 
 def test_a_record_from_elsewhere_is_played_by_two_people(tmp_path: Path) -> None:

@@ -135,6 +135,12 @@ def test_negative_time_control_is_refused() -> None:
         TimeControl(game_s=-1)
 
 
+@pytest.mark.parametrize("bad", [float("inf"), 1.5, "60", True])
+def test_a_time_control_takes_whole_seconds_only(bad: object) -> None:
+    with pytest.raises(ValueError, match="whole seconds"):
+        TimeControl(game_s=bad)  # type: ignore[arg-type]
+
+
 @given(
     game_s=st.integers(1, 3600),
     increment_s=st.integers(0, 30),

@@ -16,14 +16,19 @@ from gomoku.core.types import Color
 
 @dataclass(frozen=True)
 class TimeControl:
-    """Seconds per side for the game, seconds added after each move, seconds per move (0 = none)."""
+    """Seconds per side for the game, seconds added after each move, seconds per move (0 = none).
+
+    Raises ValueError unless all three are whole numbers >= 0."""
 
     game_s: int = 0
     increment_s: int = 0
     move_s: int = 0
 
     def __post_init__(self) -> None:
-        if min(self.game_s, self.increment_s, self.move_s) < 0:
+        values = (self.game_s, self.increment_s, self.move_s)
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            raise ValueError(f"time control values must be whole seconds: {self}")
+        if min(values) < 0:
             raise ValueError(f"time control values must not be negative: {self}")
 
     @property

@@ -104,13 +104,16 @@ class GameSetup:
         times = data.get("time_control")
         if times is not None:
             try:
-                control = TimeControl(
-                    game_s=int(times.get("game_s", 0)),
-                    increment_s=int(times.get("increment_s", 0)),
-                    move_s=int(times.get("move_s", 0)),
-                )
-            except (AttributeError, TypeError, ValueError):
+                seconds = {name: int(times.get(name, 0)) for name in ("game_s", "increment_s", "move_s")}
+            except (AttributeError, TypeError, ValueError, OverflowError):  # OverflowError: infinity
                 problems.append("the time control must be whole seconds, not negative")
+            else:
+                limits = [f"{name} {error}" for name, value in seconds.items()
+                          if (error := check_value(name, value)) is not None]
+                if limits:
+                    problems.append("the time control's " + "; ".join(limits))
+                else:
+                    control = TimeControl(**seconds)
         return (
             cls(
                 mode=mode,
