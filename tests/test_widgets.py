@@ -18,6 +18,7 @@ from gomoku.ui.widgets import (
     Toggle,
     column,
     wrap_text,
+    wrap_words,
 )
 
 
@@ -316,6 +317,16 @@ def test_a_keys_line_wraps_at_its_separators_into_balanced_lines(theme: Theme) -
     lines = wrap_text(text, font, width)
     assert lines == ["Left/Right: one move", "Home/End: start/end · Esc: back"]
     assert all(font.size(line)[0] <= width for line in lines)
+
+
+def test_prose_wraps_at_spaces_and_a_long_word_stands_alone(theme: Theme) -> None:
+    font = theme.font(theme.small_px)
+    width = font.size("could not be opened")[0]
+    lines = wrap_words("broken.psq could not be opened: line 3 is illegal", font, width)
+    assert " ".join(lines) == "broken.psq could not be opened: line 3 is illegal"
+    assert len(lines) > 1 and all(font.size(line)[0] <= width for line in lines)
+    assert wrap_words("a " + "x" * 80 + " b", font, width) == ["a", "x" * 80, "b"]
+    assert wrap_words("", font, width) == [""]
 
 
 def test_text_uses_the_shipped_font_with_a_real_regular_weight(theme: Theme) -> None:

@@ -25,6 +25,7 @@ from gomoku.paths import UserPaths, user_paths
 from gomoku.ui.audio import Audio
 from gomoku.ui.scene import Scene
 from gomoku.ui.theme import Theme
+from gomoku.ui.widgets import wrap_words
 
 if TYPE_CHECKING:
     from gomoku.engine.worker import EngineWorker
@@ -557,18 +558,7 @@ class App:
         return lines
 
     def _wrap_now(self, text: str, width: int) -> list[str]:
-        font = self.theme.font(self.theme.small_px + self.theme.px(2))
-        lines: list[str] = []
-        line = ""
-        for word in text.split():
-            candidate = f"{line} {word}".strip()
-            if line and font.size(candidate)[0] > width:
-                lines.append(line)
-                line = word
-            else:
-                line = candidate
-        lines.append(line)
-        return lines[:4]
+        return wrap_words(text, self.theme.font(self.theme.small_px + self.theme.px(2)), width)[:4]
 
     def _draw_notices(self, surface: pygame.Surface) -> None:
         for notice, rect in self._notice_rects():

@@ -46,16 +46,28 @@ def blit_text(
     return target
 
 
-def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
-    """`text` broken at the " · " separators (else at spaces) into lines of `width` pixels."""
-    separator = "  ·  " if "  ·  " in text else " · " if " · " in text else " "
+def _fill(pieces: Sequence[str], separator: str, font: pygame.font.Font, width: int) -> list[str]:
+    """`pieces` joined by `separator` into as few lines of `width` pixels as they go in order
+    (a piece wider than that stands alone on its line)."""
     lines: list[str] = []
-    for piece in text.split(separator):
+    for piece in pieces:
         candidate = f"{lines[-1]}{separator}{piece}" if lines else piece
         if lines and font.size(candidate)[0] <= width:
             lines[-1] = candidate
         else:
             lines.append(piece)
+    return lines
+
+
+def wrap_words(text: str, font: pygame.font.Font, width: int) -> list[str]:
+    """Prose broken at spaces into lines of `width` pixels (a longer word stands alone)."""
+    return _fill(text.split(), " ", font, width) or [""]
+
+
+def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
+    """`text` broken at the " · " separators (else at spaces) into lines of `width` pixels."""
+    separator = "  ·  " if "  ·  " in text else " · " if " · " in text else " "
+    lines = _fill(text.split(separator), separator, font, width)
     if len(lines) == 2:  # two lines of about the same width read better than a long and a short
         pieces = text.split(separator)
         splits = [(separator.join(pieces[:i]), separator.join(pieces[i:])) for i in range(1, len(pieces))]

@@ -23,7 +23,7 @@ from gomoku.core.board import Board
 from gomoku.core.records import PSQ_SUFFIX, RECORD_SUFFIX, GameRecord, RecordError
 from gomoku.ui.board_view import BoardView, Overlay
 from gomoku.ui.scene import Scene
-from gomoku.ui.widgets import Button, Choice, ListView, TextInput, blit_text
+from gomoku.ui.widgets import Button, Choice, ListView, TextInput, blit_text, wrap_words
 
 NAME_LIMIT = 48
 _UNSAFE = re.compile(r"[^\w .()\-]+")  # keep letters, digits, spaces and a few signs
@@ -286,15 +286,7 @@ class RecordsScene(Scene):
         pad = theme.pad
         inner = area.inflate(-2 * pad, -2 * pad)
         if isinstance(self._preview, str):
-            words, lines, line = self._preview.split(), [], ""
-            font = theme.font(theme.small_px)
-            for word in words:
-                if line and font.size(f"{line} {word}")[0] > inner.width:
-                    lines.append(line)
-                    line = word
-                else:
-                    line = f"{line} {word}".strip()
-            lines.append(line)
+            lines = wrap_words(self._preview, theme.font(theme.small_px), inner.width)
             for index, text in enumerate(lines[:8]):
                 rendered = theme.render(text, theme.small_px, colors.warning)
                 surface.blit(rendered, (inner.left, inner.top + index * (theme.small_px + theme.px(4))))
