@@ -157,3 +157,20 @@ def test_the_writer_reports_a_disk_that_refuses(tmp_path: Path) -> None:
         assert "Could not keep the game" in writer.errors.get(timeout=1)
     finally:
         writer.close()
+
+
+def test_the_writer_outlives_a_record_it_cannot_write(tmp_path: Path) -> None:
+    path = tmp_path / "autosave.gomoku"
+    writer = autosave.AutosaveWriter(path)
+    try:
+        broken = autosave.record_of(_game(SETUP, [(7, 7)]), SETUP, 104.0)
+        broken.size = "15"  # type: ignore[assignment]  # a bug elsewhere must not end the autosave
+        writer.write(broken)
+        assert writer.flush()
+        assert "Could not keep the game" in writer.errors.get(timeout=1)
+        writer.write(autosave.record_of(_game(SETUP, [(7, 7), (8, 8)]), SETUP, 107.0))
+        assert writer.flush()
+        loaded, _ = autosave.load(path, Settings())
+        assert loaded is not None and loaded[1].board.moves == [(7, 7), (8, 8)]
+    finally:
+        assert writer.close()

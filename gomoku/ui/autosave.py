@@ -115,7 +115,7 @@ class AutosaveWriter:
                     records.save_record(record, self.path)
                 else:
                     clear(self.path)
-            except (OSError, RecordError) as error:
+            except Exception as error:  # any failure is reported; the thread must live for the next move
                 self.errors.put(f"Could not keep the game for Continue ({error}).")
             finally:
                 with self._wake:
