@@ -6,6 +6,11 @@ so the two show the same choices with the same words.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gomoku.ui.widgets import Choice
+
 LEVEL_OPTIONS: list[tuple[str, str]] = [("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard")]
 COLOR_OPTIONS: list[tuple[str, str]] = [("black", "Black (first)"), ("white", "White"), ("random", "Random")]
 RULE_OPTIONS: list[tuple[str, str]] = [
@@ -55,3 +60,13 @@ def time_control_options(current: TimeControlValue) -> list[tuple[TimeControlVal
 def size_options(rule: str) -> list[tuple[int, str]]:
     """Board sizes allowed for `rule`: 15, 19 and 20 for freestyle; 15 only otherwise."""
     return FREESTYLE_SIZES if rule == "freestyle" else FREESTYLE_SIZES[:1]
+
+
+def offer_sizes(choice: Choice, rule: str, wanted: int) -> None:
+    """Show `rule`'s board sizes in `choice`, `wanted` selected where the rule allows it (a custom
+    freestyle size from the settings file is offered too); only freestyle has a choice to make."""
+    options = size_options(rule)
+    if rule == "freestyle" and wanted not in [value for value, _ in options]:
+        options = [*options, (wanted, f"{wanted} x {wanted}")]
+    choice.set_options(options, wanted)
+    choice.enabled = len(options) > 1

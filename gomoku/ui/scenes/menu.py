@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import queue
 import random
 from typing import Any
 
@@ -15,6 +16,7 @@ from gomoku.ui.scenes import (
     COLOR_OPTIONS,
     LEVEL_OPTIONS,
     RULE_OPTIONS,
+    offer_sizes,
     size_options,
     time_control_options,
 )
@@ -118,7 +120,7 @@ class AttractGame:
         while True:
             try:
                 request_id, message = engine.results.get_nowait()
-            except Exception:  # queue.Empty: nothing more this frame
+            except queue.Empty:  # nothing more this frame
                 return
             if request_id != self.request_id:
                 continue
@@ -223,15 +225,8 @@ class MenuScene(Scene):
         self.level.value = s.level
         self.color.value = s.human_color
         self.rule.value = s.rule
-        self._sync_sizes(s.board_size)
+        offer_sizes(self.size, self.rule.value, s.board_size)
         self.time.set_options(time_control_options(self._settings_time()), self._settings_time())
-
-    def _sync_sizes(self, wanted: int) -> None:
-        options = size_options(self.rule.value)
-        if self.rule.value == "freestyle" and wanted not in [v for v, _ in options]:
-            options = [*options, (wanted, f"{wanted} x {wanted}")]
-        self.size.set_options(options, wanted)
-        self.size.enabled = len(options) > 1
 
     def resize(self, size: tuple[int, int]) -> None:
         theme = self.app.theme
@@ -334,7 +329,7 @@ class MenuScene(Scene):
             return
         for choice in self.choices:
             if choice.handle_event(event) and choice is self.rule:
-                self._sync_sizes(self.size.value)
+                offer_sizes(self.size, self.rule.value, self.size.value)
 
     def _start_ai_game(self) -> None:
         """Remember the choices as the new defaults, then start the board against the computer."""

@@ -12,6 +12,7 @@ from gomoku.ui.scenes import (
     COLOR_OPTIONS,
     LEVEL_OPTIONS,
     RULE_OPTIONS,
+    offer_sizes,
     size_options,
     time_control_options,
 )
@@ -85,7 +86,7 @@ class SettingsScene(Scene):
         self.level.value = s.level
         self.color.value = s.human_color
         self.rule.value = s.rule
-        self._sync_sizes()
+        offer_sizes(self.size, self.rule.value, self.app.settings.board_size)
         current_time = (s.game_s, s.increment_s, s.move_s)
         self.time.set_options(time_control_options(current_time), current_time)
         self.sfx.set_value(s.sfx_volume)
@@ -94,15 +95,6 @@ class SettingsScene(Scene):
         self.numbers.value = s.show_move_numbers
         self.coordinates.value = s.show_coordinates
         self.fullscreen.value = self.app.fullscreen
-
-    def _sync_sizes(self) -> None:
-        """Board sizes other than 15 exist for freestyle only."""
-        s = self.app.settings
-        options = size_options(self.rule.value)
-        if self.rule.value == "freestyle" and s.board_size not in [v for v, _ in options]:
-            options = [*options, (s.board_size, f"{s.board_size} x {s.board_size}")]
-        self.size.set_options(options, s.board_size if self.rule.value == "freestyle" else 15)
-        self.size.enabled = len(options) > 1
 
     def resize(self, size: tuple[int, int]) -> None:
         theme = self.app.theme
@@ -172,7 +164,7 @@ class SettingsScene(Scene):
         elif widget is self.music:
             s.music_volume = round(self.music.value, 2)
         if widget is self.rule:
-            self._sync_sizes()
+            offer_sizes(self.size, self.rule.value, self.app.settings.board_size)
         elif widget is self.fullscreen:
             self.app.set_fullscreen(self.fullscreen.value)
         self.app.save_settings()
