@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from app_input import click
 
 from gomoku.ui.app import (
     NOTICE_MAX_SECONDS,
@@ -39,13 +40,6 @@ def make_app(tmp_path: Path):
     yield build
     for app in apps:
         app.close()
-
-
-def click(app: App, pos: tuple[int, int]) -> None:
-    """A left click at `pos` as pygame delivers it, then one frame."""
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    app.frame()
 
 
 def test_app_starts_on_the_menu_in_a_window_of_the_asked_size(make_app) -> None:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pygame
 import pytest
+from app_input import click as click_button
+from app_input import press
 
 from gomoku.core.types import Color, Reason
 from gomoku.ui.app import App, AppOptions
@@ -42,17 +44,6 @@ def click_point(app: App, point: tuple[int, int]) -> None:
     pos = app.current.view.geometry.center(point)
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    app.frame()
-
-
-def click_button(app: App, rect: pygame.Rect) -> None:
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=rect.center, button=1))
-    app.frame()
-
-
-def press(app: App, key: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
     app.frame()
 
 

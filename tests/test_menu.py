@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pygame
 import pytest
+from app_input import click
+from app_input import press as press_key
 
 from gomoku.core import Board, Rule
 from gomoku.engine.worker import EngineWorker
@@ -34,17 +36,6 @@ def app(tmp_path: Path):
     app.frame()
     yield app
     app.close()
-
-
-def click(app: App, pos: tuple[int, int]) -> None:
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    app.frame()
-
-
-def press_key(app: App, key: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
-    app.frame()
 
 
 def test_continue_shows_only_when_there_is_an_autosave(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from app_input import click
 
 from gomoku.core import records
 from gomoku.core.records import GameRecord
@@ -27,12 +28,6 @@ def app(tmp_path: Path):
 def _record() -> GameRecord:
     return GameRecord(rule=Rule.FREESTYLE, size=15, black="Ann", white="Bob", moves=list(MOVES),
                       times=[0.5] * len(MOVES))
-
-
-def click(app: App, rect: pygame.Rect) -> None:
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=rect.center, button=1))
-    app.frame()
 
 
 def type_name(app: App, text: str) -> None:

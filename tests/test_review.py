@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from app_input import click, press
 
 from gomoku.core.records import GameRecord
 from gomoku.core.types import Rule
@@ -24,17 +25,6 @@ def app(tmp_path: Path):
 def _record() -> GameRecord:
     return GameRecord(rule=Rule.FREESTYLE, size=15, black="Ann", white="Bob", moves=list(MOVES),
                       times=[1.0] * len(MOVES), result="black", reason="five")
-
-
-def press(app: App, key: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
-    app.frame()
-
-
-def click(app: App, rect: pygame.Rect) -> None:
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=rect.center, button=1))
-    app.frame()
 
 
 def test_review_starts_at_the_end_and_steps_with_the_arrow_keys(app: App) -> None:

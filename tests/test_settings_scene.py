@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pygame
 import pytest
+from app_input import click
+from app_input import press as press_key
 
 from gomoku.ui.app import App, AppOptions
 
@@ -22,12 +24,6 @@ def app(home: Path):
     app.frame()
     yield app
     app.close()
-
-
-def click(app: App, pos: tuple[int, int]) -> None:
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    app.frame()
 
 
 def choose(app: App, choice, steps: int = 1) -> None:
@@ -99,11 +95,6 @@ def test_board_size_other_than_fifteen_is_for_freestyle_only(app: App) -> None:
 
 def type_text(app: App, text: str) -> None:
     pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
-    app.frame()
-
-
-def press_key(app: App, key: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
     app.frame()
 
 

@@ -1,0 +1,21 @@
+"""Input for app-level tests: post the events pygame would deliver, then run one frame."""
+
+from __future__ import annotations
+
+import pygame
+
+from gomoku.ui.app import App
+
+
+def click(app: App, where: pygame.Rect | tuple[int, int]) -> None:
+    """A left click at a point, or at the centre of a rect, then one frame."""
+    pos = where.center if isinstance(where, pygame.Rect) else where
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    app.frame()
+
+
+def press(app: App, key: int) -> None:
+    """One key press (no modifiers, no text), then one frame."""
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+    app.frame()
