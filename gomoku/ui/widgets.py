@@ -687,13 +687,13 @@ class ListView(Widget):
         self._ensure_visible()
 
     def _ensure_visible(self) -> None:
-        max_scroll = max(0, len(self.items) - self.visible_rows)
+        """Scroll just enough to show the selected line."""
         if self.selected is not None:
             if self.selected < self.scroll:
                 self.scroll = self.selected
             elif self.selected >= self.scroll + self.visible_rows:
                 self.scroll = self.selected - self.visible_rows + 1
-        self.scroll = min(max(0, self.scroll), max_scroll)
+        self._clamp_scroll()
 
     def row_at(self, pos: tuple[int, int]) -> int | None:
         """The item index under a pixel position, or None."""
@@ -728,7 +728,7 @@ class ListView(Widget):
             return True
         if event.type == pygame.MOUSEWHEEL and self.hover:
             self.scroll -= event.y
-            self._ensure_visible_scroll_only()
+            self._clamp_scroll()
         elif event.type == pygame.KEYDOWN and self.items:
             if event.key in (pygame.K_UP, pygame.K_DOWN):
                 current = self.selected if self.selected is not None else -1
@@ -741,7 +741,8 @@ class ListView(Widget):
                 return True
         return False
 
-    def _ensure_visible_scroll_only(self) -> None:
+    def _clamp_scroll(self) -> None:
+        """Keep the scroll between the first line and the last full page."""
         self.scroll = min(max(0, self.scroll), max(0, len(self.items) - self.visible_rows))
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -791,10 +792,6 @@ class FocusRing:
     @property
     def current(self) -> Widget | None:
         return self.widgets[self.index] if self.index is not None else None
-
-    def set_widgets(self, widgets: Sequence[Widget]) -> None:
-        self.clear()
-        self.widgets = list(widgets)
 
     def clear(self) -> None:
         for widget in self.widgets:
