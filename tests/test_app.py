@@ -247,8 +247,14 @@ import pygame
 from gomoku.ui.scene import Scene
 
 
+LEFT = []
+
+
 class BrokenScene(Scene):
     name = "broken"
+
+    def leave(self):
+        LEFT.append(self.name)
 
     def update(self, dt):
         pygame.event.post(pygame.event.Event(pygame.QUIT))  # so the loop ends after recovering
@@ -269,6 +275,9 @@ def test_a_scene_that_raises_is_reported_and_the_menu_comes_back(make_app, tmp_p
     assert app.run() == 0
     assert app.current_name == "menu"
     assert any("a bug in a scene" in text and "menu" in text for text in seen)
+    import broken_scene_module
+
+    assert broken_scene_module.LEFT == ["broken"]  # it could still stop its work and save its game
 
 
 def test_an_engine_that_cannot_load_is_reported_once(make_app) -> None:

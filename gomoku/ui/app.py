@@ -489,7 +489,12 @@ class App:
             return False  # nothing to fall back to
         self.notify(f"Something went wrong ({error}); back to the menu.", error=True)
         self._scenes.pop(self.current_name, None)  # a fresh instance next time
-        self.current = None
+        broken, self.current = self.current, None
+        if broken is not None:
+            try:
+                broken.leave()  # stop its searches and keep its game for Continue, if it still can
+            except Exception:
+                log.exception("the %s scene could not leave cleanly", self.current_name)
         self.switch("menu")
         return True
 
