@@ -14,7 +14,7 @@ import queue
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 from gomoku.core.board import Board
 from gomoku.core.clock import TimeControl
@@ -255,9 +255,6 @@ def ai_limit(level: Level, remaining_s: float | None = None, move_s: float | Non
 class Player:
     """One side of a game. Subclasses fill in how a move is found."""
 
-    kind: ClassVar[str] = "player"
-    takes_clicks: ClassVar[bool] = False
-
     def __init__(self, color: Color, name: str) -> None:
         self.color = color
         self.name = name
@@ -309,9 +306,6 @@ class Player:
 class LocalPlayer(Player):
     """A person at this screen: the scene hands clicks over with `click`."""
 
-    kind: ClassVar[str] = "human"
-    takes_clicks: ClassVar[bool] = True
-
     def __init__(self, color: Color, name: str) -> None:
         super().__init__(color, name)
         self._waiting = False
@@ -343,8 +337,6 @@ class LocalPlayer(Player):
 class AIPlayer(Player):
     """The computer: searches in the engine worker on a copy of the position."""
 
-    kind: ClassVar[str] = "ai"
-
     def __init__(
         self,
         color: Color,
@@ -359,7 +351,6 @@ class AIPlayer(Player):
         self._limit = limit or (lambda: ai_limit(level))
         self._request: int | None = None
         self._depth = 0
-        self.last_result: SearchResult | None = None
 
     @property
     def thinking(self) -> bool:
@@ -385,7 +376,6 @@ class AIPlayer(Player):
                 self._depth = max(self._depth, item.depth)
             elif isinstance(item, SearchResult):
                 self._request = None
-                self.last_result = item
                 self._depth = max(self._depth, item.depth)
                 return item.move
             elif isinstance(item, BaseException):
@@ -404,8 +394,6 @@ class RemotePlayer(Player):
     `send` carries outgoing messages as plain dicts ({"type": "move", "point": [x, y]},
     {"type": "undo_request"}, {"type": "restart_request"}); the network layer encodes them.
     """
-
-    kind: ClassVar[str] = "remote"
 
     def __init__(self, color: Color, name: str, send: Callable[[dict[str, Any]], None]) -> None:
         super().__init__(color, name)
