@@ -224,3 +224,10 @@ def test_a_stone_on_the_edge_leaves_its_coordinates_readable(side: int) -> None:
         stone.center = (x, y)
         assert not text.colliderect(stone)
         assert geo.wood.contains(text)
+
+
+def test_coordinates_and_numbers_use_the_same_face_as_the_rest_of_the_ui() -> None:
+    pygame.font.init()
+    font = BoardView(15)._font(20)
+    assert (font.name, font.style_name) == ("DejaVu Sans", "Book")
+    assert BoardView(15)._font(20, bold=True).style_name == "Bold"

@@ -16,6 +16,7 @@ import pygame
 
 from gomoku.core.board import Board
 from gomoku.core.types import EMPTY, Color, Point
+from gomoku.ui.theme import shipped_font
 
 FontFactory = Callable[[int, bool], pygame.font.Font]
 
@@ -135,9 +136,7 @@ class Overlay:
 
 
 def _default_font(px: int, bold: bool = False) -> pygame.font.Font:
-    font = pygame.font.Font(None, max(8, round(px * 1.3)))  # the default font renders small
-    font.set_bold(bold)
-    return font
+    return shipped_font(max(8, round(px * 1.3)), bold)  # the same face as the rest of the UI
 
 
 class BoardView:

@@ -24,6 +24,19 @@ FONT_SCALE = 0.62
 """DejaVu point size per requested pixel: matches the widths pygame's default font gave."""
 
 
+def shipped_font(px: int, bold: bool = False) -> pygame.font.Font:
+    """DejaVu Sans (regular or bold) sized to `px` pixels, uncached; pygame's bundled font
+    (synthetic bold) if the shipped files are missing."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    path = FONT_FILES[bold]
+    if path.is_file():
+        return pygame.font.Font(path, max(6, round(px * FONT_SCALE)))
+    font = pygame.font.Font(None, px)
+    font.bold = bold
+    return font
+
+
 @dataclass(frozen=True)
 class Palette:
     """Every colour the UI uses, by role."""
@@ -129,15 +142,7 @@ class Theme:
         key = (px, bold)
         font = self._fonts.get(key)
         if font is None:
-            if not pygame.font.get_init():
-                pygame.font.init()
-            path = FONT_FILES[bold]
-            if path.is_file():
-                font = pygame.font.Font(path, max(6, round(px * FONT_SCALE)))
-            else:
-                font = pygame.font.Font(None, px)
-                font.bold = bold
-            self._fonts[key] = font
+            font = self._fonts[key] = shipped_font(px, bold)
         return font
 
     def render(
