@@ -82,6 +82,25 @@ def test_sound_changes_reach_the_audio_at_once(app: App) -> None:
     assert app.audio.sfx_volume == pytest.approx(0.25, abs=0.03)
 
 
+def test_dragging_a_volume_is_heard_at_once_and_written_once_on_release(app: App) -> None:
+    scene = app.current
+    track = scene.music.track_rect
+    before = app.paths.settings_file.read_bytes() if app.paths.settings_file.exists() else b""
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(track.left, track.centery), button=1))
+    app.frame()
+    for x in range(track.left, track.right + 1, max(1, track.width // 10)):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(x, track.centery), rel=(1, 0),
+                                             buttons=(1, 0, 0)))
+        app.frame()
+        assert app.audio.music_volume == app.settings.music_volume  # heard while dragging
+    assert app.settings.music_volume > 0.8
+    current = app.paths.settings_file.read_bytes() if app.paths.settings_file.exists() else b""
+    assert current == before  # no disk write on every step of the drag
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(track.right, track.centery), button=1))
+    app.frame()
+    assert saved(app)["music_volume"] == app.settings.music_volume
+
+
 def test_board_size_other_than_fifteen_is_for_freestyle_only(app: App) -> None:
     scene = app.current
     choose(app, scene.size)  # 19

@@ -62,6 +62,7 @@ class SettingsScene(Scene):
             self.sfx, self.music, self.mute, self.numbers, self.coordinates, self.fullscreen,
         ]
         self.focus = FocusRing([*self.game_widgets, *self.view_widgets, self.back_button])
+        self._unsaved_volume = False  # a volume slider is being dragged: save on release
         self.copied_as_is: dict[Widget, str] = {  # widget -> the setting that takes its value unchanged
             self.level: "level", self.color: "human_color", self.rule: "rule", self.size: "board_size",
             self.mute: "mute", self.numbers: "show_move_numbers", self.coordinates: "show_coordinates",
@@ -75,6 +76,9 @@ class SettingsScene(Scene):
         self.load_from_settings()
 
     def leave(self) -> None:
+        if self._unsaved_volume:  # left in the middle of a drag
+            self._unsaved_volume = False
+            self.app.save_settings()
         if self.name_input.focused:  # a name being typed counts as entered
             self.name_input.commit()
             self._commit_name()
@@ -148,6 +152,9 @@ class SettingsScene(Scene):
         for widget in (*self.game_widgets, *self.view_widgets):
             if widget.handle_event(event):
                 self._apply(widget)
+        if self._unsaved_volume and not (self.sfx.dragging or self.music.dragging):
+            self._unsaved_volume = False
+            self.app.save_settings()
 
     def _apply(self, widget: Widget) -> None:
         """Copy the changed widget's value into the settings, save, and apply it at once."""
@@ -167,7 +174,11 @@ class SettingsScene(Scene):
             offer_sizes(self.size, self.rule.value, self.app.settings.board_size)
         elif widget is self.fullscreen:
             self.app.set_fullscreen(self.fullscreen.value)
-        self.app.save_settings()
+        if isinstance(widget, Slider) and widget.dragging:
+            self.app.audio.apply(s)  # heard at once; the file is written once, on release
+            self._unsaved_volume = True
+        else:
+            self.app.save_settings()
         if widget is self.sfx:
             self.app.audio.play("place")  # let the player hear the new volume
 
