@@ -285,6 +285,24 @@ class _LabelledControl(Widget):
         left = self.rect.left + round(self.rect.width * self.label_share)
         return pygame.Rect(left, self.rect.top, self.rect.right - left, self.rect.height)
 
+    def draw(self, surface: pygame.Surface) -> None:
+        if not self.visible:
+            return
+        self._draw_focus_ring(surface)
+        self._draw_label(surface)
+        self._draw_control(surface)
+
+    def _draw_control(self, surface: pygame.Surface) -> None:
+        """The control itself, in `control_rect`."""
+
+    def _draw_box(self, surface: pygame.Surface, fill: Colour, border: Colour) -> pygame.Rect:
+        """The field a Choice or TextInput draws in: a rounded box a little shorter than the row."""
+        theme = self.theme
+        box = self.control_rect.inflate(0, -round(self.rect.height * 0.12))
+        pygame.draw.rect(surface, fill, box, border_radius=theme.radius)
+        pygame.draw.rect(surface, border, box, theme.px(2), theme.radius)
+        return box
+
     def _draw_label(self, surface: pygame.Surface) -> None:
         if not self.label:
             return
@@ -324,11 +342,7 @@ class Toggle(_LabelledControl):
             return True
         return False
 
-    def draw(self, surface: pygame.Surface) -> None:
-        if not self.visible:
-            return
-        self._draw_focus_ring(surface)
-        self._draw_label(surface)
+    def _draw_control(self, surface: pygame.Surface) -> None:
         colors = self.theme.colors
         height = round(self.rect.height * 0.62)
         track = pygame.Rect(0, 0, height * 2, height)
@@ -430,11 +444,7 @@ class Slider(_LabelledControl):
             return f"{round(self.value * 100)}%"
         return f"{self.value:g}"
 
-    def draw(self, surface: pygame.Surface) -> None:
-        if not self.visible:
-            return
-        self._draw_focus_ring(surface)
-        self._draw_label(surface)
+    def _draw_control(self, surface: pygame.Surface) -> None:
         colors = self.theme.colors
         track = self.track_rect
         t = (self.value - self.minimum) / (self.maximum - self.minimum)
@@ -522,17 +532,10 @@ class Choice(_LabelledControl):
                 return self.step(1)
         return False
 
-    def draw(self, surface: pygame.Surface) -> None:
-        if not self.visible:
-            return
-        self._draw_focus_ring(surface)
-        self._draw_label(surface)
+    def _draw_control(self, surface: pygame.Surface) -> None:
         colors, theme = self.theme.colors, self.theme
-        area = self.control_rect
-        box = area.inflate(0, -round(area.height * 0.12))
         fill = colors.button_hover if self.hover and self.enabled else colors.field
-        pygame.draw.rect(surface, fill, box, border_radius=theme.radius)
-        pygame.draw.rect(surface, colors.panel_border, box, theme.px(2), theme.radius)
+        box = self._draw_box(surface, fill, colors.panel_border)
         arrow_colour = colors.accent if self.enabled else colors.text_dim
         arrow_w = theme.px(28)
         left_rect = pygame.Rect(box.left, box.top, arrow_w, box.height)
@@ -625,16 +628,9 @@ class TextInput(_LabelledControl):
                 self.text = self.text[:-1]
         return False
 
-    def draw(self, surface: pygame.Surface) -> None:
-        if not self.visible:
-            return
-        self._draw_focus_ring(surface)
-        self._draw_label(surface)
+    def _draw_control(self, surface: pygame.Surface) -> None:
         colors, theme = self.theme.colors, self.theme
-        box = self.control_rect.inflate(0, -round(self.rect.height * 0.12))
-        pygame.draw.rect(surface, colors.field, box, border_radius=theme.radius)
-        border = colors.accent if self.focused else colors.panel_border
-        pygame.draw.rect(surface, border, box, theme.px(2), theme.radius)
+        box = self._draw_box(surface, colors.field, colors.accent if self.focused else colors.panel_border)
         inner = box.inflate(-2 * theme.pad, 0)
         if self.text or self.focused:
             shown = self.text
