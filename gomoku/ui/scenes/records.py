@@ -224,7 +224,7 @@ class RecordsScene(Scene):
         """Write the record; an existing file needs a second Save to be replaced."""
         assert self.record is not None
         if self.name_input.focused:
-            self.name_input.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))
+            self.name_input.commit()  # a name being typed counts as entered
         path = self.target_path()
         if path is None:
             self.app.notify("Type a name for the file (letters, digits, spaces).", error=True)
