@@ -83,15 +83,7 @@ class Clock:
 
     def __init__(self, control: TimeControl | None = None, to_move: Color = Color.BLACK) -> None:
         self.control = control if control is not None else TimeControl()
-        self._remaining = {
-            Color.BLACK: float(self.control.game_s),
-            Color.WHITE: float(self.control.game_s),
-        }
-        self._to_move = to_move
-        self._started = False
-        self._paused = False
-        self._segment_start = 0.0  # when the current running stretch of this move began
-        self._move_used = 0.0  # time used on this move in earlier stretches (before a pause)
+        self.reset(to_move)
 
     # --- state ---------------------------------------------------------------------------
 
@@ -191,10 +183,7 @@ class Clock:
 
     def reset(self, to_move: Color = Color.BLACK) -> None:
         """Back to the full time control, not started."""
-        self._remaining = {
-            Color.BLACK: float(self.control.game_s),
-            Color.WHITE: float(self.control.game_s),
-        }
+        self._remaining = {color: float(self.control.game_s) for color in Color}
         self._started = False
         self._paused = False
         self._begin_move(to_move, 0.0)
@@ -209,8 +198,8 @@ class Clock:
 
     def _begin_move(self, color: Color, now: float) -> None:
         self._to_move = color
-        self._move_used = 0.0
-        self._segment_start = now
+        self._move_used = 0.0  # time used on this move in earlier stretches (before a pause)
+        self._segment_start = now  # when the current running stretch of this move began
 
     # --- snapshot ------------------------------------------------------------------------
 
