@@ -52,7 +52,7 @@ class LevelConfig:
 
 LEVELS = {
     Level.MEDIUM: LevelConfig(width=8, max_depth=4, leaf_vcf=3, root_vcf=8, defend_vcf=8,
-                              vct_depth=0, vct_width=0, vct_nodes_per_s=0, lmr=False, noise=25,
+                              vct_depth=0, vct_width=0, vct_nodes_per_s=0, lmr=False, noise=60,
                               tt_bits=18, next_depth_share=0.5),
     Level.HARD: LevelConfig(width=14, max_depth=60, leaf_vcf=4, root_vcf=30, defend_vcf=20,
                             vct_depth=7, vct_width=12, vct_nodes_per_s=40_000, lmr=True, noise=0,
