@@ -39,7 +39,7 @@ POSITIONS: dict[str, list[tuple[int, int]]] = {
     "renju-10": [(7, 7), (8, 8), (6, 8), (8, 6), (8, 7), (6, 7), (9, 8), (5, 8), (7, 9), (9, 7)],
 }
 
-PYTHON_POSITION = "early-8"
+PYTHON_POSITION = "middle-12"
 
 
 def position_for(name: str):
@@ -129,7 +129,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tables_file = str(Path(tmp) / "tables.npz")
         np.savez(tables_file, **{rule.value: driver.pattern_tables(rule) for rule in Rule})
-        depth = 3
+        depth = 4
         env = dict(os.environ, NUMBA_DISABLE_JIT="1")
         child = subprocess.run(
             [sys.executable, __file__, "--depth", str(depth), "--python-child", tables_file],
