@@ -3,26 +3,16 @@ report damaged files without losing anything."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pygame
-import pytest
 from app_input import click
 
 from gomoku.core import records
 from gomoku.core.records import GameRecord
 from gomoku.core.types import Rule
-from gomoku.ui.app import App, AppOptions
+from gomoku.ui.app import App
 from gomoku.ui.scenes.records import safe_file_name
 
 MOVES = [(7, 7), (8, 8), (7, 8), (9, 9)]
-
-
-@pytest.fixture
-def app(tmp_path: Path):
-    application = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "home"))
-    yield application
-    application.close()
 
 
 def _record() -> GameRecord:

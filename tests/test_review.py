@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pygame
-import pytest
 from app_input import click, press
 
 from gomoku.core.records import GameRecord
 from gomoku.core.types import Rule
-from gomoku.ui.app import App, AppOptions
+from gomoku.ui.app import App
 
 MOVES = [(7, 7), (8, 7), (7, 8), (8, 8), (7, 9), (8, 9), (7, 10), (8, 10), (7, 11)]  # black wins down h
-
-
-@pytest.fixture
-def app(tmp_path: Path):
-    application = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "home"))
-    yield application
-    application.close()
 
 
 def _record() -> GameRecord:
