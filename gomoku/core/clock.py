@@ -81,6 +81,9 @@ class Clock:
     earlier than the last one counts as no time passing.
     """
 
+    _started: bool
+    _paused: bool
+
     def __init__(self, control: TimeControl | None = None, to_move: Color = Color.BLACK) -> None:
         self.control = control if control is not None else TimeControl()
         self.reset(to_move)

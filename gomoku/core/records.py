@@ -284,9 +284,11 @@ def _record_from_headers(headers: dict[str, tuple[str, int]], end_line: int) -> 
     for key in ("black", "white", "date"):
         if key in headers:
             setattr(record, key, _unquote(*headers[key]))
-    result, line = headers.get("result", ("", None))
+    result, result_line = headers.get("result", ("", None))
     if result.lower() not in RESULTS:
-        raise RecordError(f"the result must be black, white, draw or empty, not {result!r}", line)
+        raise RecordError(
+            f"the result must be black, white, draw or empty, not {result!r}", result_line
+        )
     reason, reason_line = headers.get("reason", ("", None))
     if reason.lower() not in REASONS:
         raise RecordError(f"unknown reason {reason!r}", reason_line)

@@ -206,11 +206,11 @@ def load_settings(path: str | os.PathLike[str]) -> tuple[Settings, str | None]:
         if setting.name not in data:
             continue
         value = _normalise(setting.name, data[setting.name])
-        error = check_value(setting.name, value)
-        if error is None:
+        problem = check_value(setting.name, value)
+        if problem is None:
             values[setting.name] = value
         else:
-            bad.append(f"{setting.name} ({error})")
+            bad.append(f"{setting.name} ({problem})")
     settings = Settings(**values)
     if not bad:
         return settings, None

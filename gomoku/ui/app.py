@@ -321,10 +321,10 @@ class App:
             desktops = pygame.display.get_desktop_sizes()
             size = desktops[0] if desktops else DEFAULT_WINDOW_SIZE
             return pygame.display.set_mode(size, pygame.FULLSCREEN)
-        size = self.options.size
-        if size is None:  # screenshots are always the same size, whatever the desktop
-            size = DEFAULT_WINDOW_SIZE if self.options.screenshot else self._default_window_size()
-        return pygame.display.set_mode(size, pygame.RESIZABLE)
+        window = self.options.size
+        if window is None:  # screenshots are always the same size, whatever the desktop
+            window = DEFAULT_WINDOW_SIZE if self.options.screenshot else self._default_window_size()
+        return pygame.display.set_mode(window, pygame.RESIZABLE)
 
     @staticmethod
     def _default_window_size() -> tuple[int, int]:

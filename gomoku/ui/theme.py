@@ -149,7 +149,8 @@ class Theme:
         self, text: str, px: int, colour: Colour | None = None, bold: bool = False
     ) -> pygame.Surface:
         """Antialiased text on a transparent surface (cached: do not draw on the result)."""
-        key = (text, px, tuple(colour or self.colors.text), bold)
+        rgb = colour or self.colors.text
+        key = (text, px, (rgb[0], rgb[1], rgb[2]), bold)
         surface = self._texts.get(key)
         if surface is None:
             if len(self._texts) > TEXT_CACHE_LIMIT:

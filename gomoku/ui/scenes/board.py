@@ -8,6 +8,7 @@ snapshot (a game handed back by the records scene, as the autosave stores it).
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import replace
@@ -105,7 +106,8 @@ class BoardScene(Scene):
             "menu": Button(theme, "Menu"),
         }
         self.setup = GameSetup()
-        self.game = Game(Board(), *self.setup.player_infos().values())
+        infos = self.setup.player_infos()
+        self.game = Game(Board(), infos[Color.BLACK], infos[Color.WHITE])
         self.players: dict[Color, Player] = {}
         self.engine = EngineSession()  # the worker is attached once the app has loaded it
         self.hover: Point | None = None
@@ -207,7 +209,7 @@ class BoardScene(Scene):
             if info.kind == "ai":
                 self.players[color] = AIPlayer(
                     color, info.name, self.engine, setup.level,
-                    limit=lambda c=color: self._ai_limit(c),
+                    limit=functools.partial(self._ai_limit, color),
                 )
             else:
                 self.players[color] = LocalPlayer(color, info.name)
