@@ -118,29 +118,29 @@ def poll(sr: tuple) -> bool:
     return False
 
 
-def _code_pack() -> np.ndarray:
-    """Per pattern code: its score (bits 0-15) and one count in the field of its kind (five,
-    open four, four, open three, overline/double four), so four directions sum in four adds."""
-    pack = PATTERN_SCORE.copy()
-    for code, shift in ((F5, 16), (F4, 20), (B4, 24), (F3, 28), (OVERLINE, 32), (OVERLINE + 1, 32)):
-        pack[code] += np.int64(1) << shift
-    return pack
-
-
-CODE_PACK = _code_pack()
-
-
 @njit(nogil=True, cache=True)
 def cell_threat(codes: np.ndarray, color: int, p: int) -> tuple:
     """(threat class, ordering score, may be forbidden, makes a four) for `color` at empty p."""
+    n5 = 0
+    nf4 = 0
+    nb4 = 0
+    nf3 = 0
+    bad = False
+    score = 0
     row = codes[color - 1]
-    acc = CODE_PACK[row[0, p]] + CODE_PACK[row[1, p]] + CODE_PACK[row[2, p]] + CODE_PACK[row[3, p]]
-    score = acc & 0xFFFF
-    n5 = (acc >> 16) & 15
-    nf4 = (acc >> 20) & 15
-    nb4 = (acc >> 24) & 15
-    nf3 = (acc >> 28) & 15
-    bad = ((acc >> 32) & 15) != 0
+    for d in range(4):
+        code = row[d, p]
+        score += PATTERN_SCORE[code]
+        if code == F5:
+            n5 += 1
+        elif code == F4:
+            nf4 += 1
+        elif code == B4:
+            nb4 += 1
+        elif code == F3:
+            nf3 += 1
+        elif code >= OVERLINE:
+            bad = True
     if n5 > 0:
         tc = TC_FIVE
     elif nf4 > 0 or nb4 >= 2:
