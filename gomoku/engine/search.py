@@ -27,7 +27,6 @@ from gomoku.engine.threats import (
     C_ROOT_DONE,
     C_ROOT_SCORE,
     C_SELDEPTH,
-    FL_FORBIDDEN,
     FL_OPP_FOUR,
     FL_OPP_THREE,
     FL_OWN_FOUR,
@@ -42,6 +41,7 @@ from gomoku.engine.threats import (
     WIN_MIN,
     analyse,
     poll,
+    sorted_moves,
     vcf,
     vct,
 )
@@ -85,32 +85,6 @@ def _tt_probe(sr: tuple, h: np.uint64, ply: int) -> tuple:
     elif score < -WIN_MIN:
         score += ply
     return True, move, depth, flag, score
-
-
-@njit(nogil=True, cache=True)
-def _pick_moves(sr: tuple, ply: int, n: int, mask: int, out: np.ndarray, out_flags: np.ndarray) -> int:
-    """Candidates at `ply` meeting `mask` (0: all), legal, best ordering score first."""
-    moves = sr[2][ply]
-    scores = sr[3][ply]
-    flags = sr[4][ply]
-    keep = np.empty(n, dtype=np.int64)
-    m = 0
-    for i in range(n):
-        if (flags[i] & FL_FORBIDDEN) != 0:
-            continue
-        if mask != 0 and (flags[i] & mask) == 0:
-            continue
-        keep[m] = i
-        m += 1
-    for i in range(1, m):
-        j = i
-        while j > 0 and scores[keep[j]] > scores[keep[j - 1]]:
-            keep[j], keep[j - 1] = keep[j - 1], keep[j]
-            j -= 1
-    for i in range(m):
-        out[i] = moves[keep[i]]
-        out_flags[i] = flags[keep[i]]
-    return m
 
 
 @njit(nogil=True, cache=True)
@@ -204,17 +178,17 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
     extension = 0
     if an[A_OPP5N] == 1:
         block = an[A_OPP5]
-        m = _pick_moves(sr, ply, n, 0, order, order_flags)
+        m = sorted_moves(sr, ply, n, 0, order, order_flags)
         m = _to_front(order, order_flags, m, block, 0)
         if m == 0 or order[0] != block:
             return -(WIN - ply - 2)  # the block is forbidden for black: the four wins
         extension = 1
     elif an[A_OPPF4N] > 0:
-        m = _pick_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order, order_flags)
+        m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order, order_flags)
         if m == 0:
             return -(WIN - ply - 4)
     else:
-        m = _pick_moves(sr, ply, n, 0, order, order_flags)
+        m = sorted_moves(sr, ply, n, 0, order, order_flags)
         # Narrower near the leaves: the ordering's tail matters less with little depth left.
         width = params[P_WIDTH]
         if depth <= 2:
@@ -281,7 +255,7 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
         i += 1
         if i == m and best < -WIN_MIN and m < m_all:
             # Every move we kept loses: the pruned ones get searched before we believe it.
-            m = _pick_moves(sr, ply, n, 0, order, order_flags)
+            m = sorted_moves(sr, ply, n, 0, order, order_flags)
             m_all = m
 
     # Step 11. Transposition table store
@@ -357,16 +331,16 @@ def root_moves(bd: tuple, sr: tuple, out: np.ndarray, defend_depth: int) -> tupl
         out[0] = an[A_OWN5]
         return 1, 1
     if an[A_OPP5N] >= 1:
-        m = _pick_moves(sr, ply, n, 0, out, out_flags)
+        m = sorted_moves(sr, ply, n, 0, out, out_flags)
         m = _to_front(out, out_flags, m, an[A_OPP5], 0)
         if m > 0 and out[0] == an[A_OPP5]:
             return 1, 2
         # The block is forbidden for black: every move loses, keep the whole list.
-        return _pick_moves(sr, ply, n, 0, out, out_flags), 0
+        return sorted_moves(sr, ply, n, 0, out, out_flags), 0
     if an[A_OWNF4] >= 0:
         out[0] = an[A_OWNF4]
         return 1, 3
-    m = _pick_moves(sr, ply, n, 0, out, out_flags)
+    m = sorted_moves(sr, ply, n, 0, out, out_flags)
     if m == 0 or defend_depth <= 0:
         return m, 0
     # The opponent's continuous-four threats: keep only the moves after which none is left.

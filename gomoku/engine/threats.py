@@ -355,9 +355,11 @@ def _fail_store(sr: tuple, h: np.uint64, depth: int) -> None:
 
 
 @njit(nogil=True, cache=True)
-def _sorted_moves(sr: tuple, ply: int, n: int, mask: int, out: np.ndarray) -> int:
-    """Copy the candidates at `ply` whose flags meet `mask` (and are not forbidden) into
-    `out`, best ordering score first; returns how many."""
+def sorted_moves(
+    sr: tuple, ply: int, n: int, mask: int, out: np.ndarray, out_flags: np.ndarray
+) -> int:
+    """Copy the candidates at `ply` whose flags meet `mask` (0: all) and are not forbidden into
+    `out` (their flags into `out_flags`), best ordering score first; returns how many."""
     moves = sr[2][ply]
     scores = sr[3][ply]
     flags = sr[4][ply]
@@ -378,6 +380,7 @@ def _sorted_moves(sr: tuple, ply: int, n: int, mask: int, out: np.ndarray) -> in
             j -= 1
     for i in range(m):
         out[i] = moves[keep[i]]
+        out_flags[i] = flags[keep[i]]
     return m
 
 
@@ -409,6 +412,7 @@ def vcf(bd: tuple, sr: tuple, depth: int) -> int:
     if _fail_probe(sr, h, depth):
         return 0
     order = np.empty(n, dtype=np.int64)
+    order_flags = np.empty(n, dtype=np.int64)
     if an[A_OPP5N] == 1:
         # The opponent has a four: only its block can go on, and only if the block is a four.
         block = an[A_OPP5]
@@ -420,7 +424,7 @@ def vcf(bd: tuple, sr: tuple, depth: int) -> int:
                 order[0] = block
                 m = 1
     else:
-        m = _sorted_moves(sr, ply, n, FL_OWN_FOUR, order)
+        m = sorted_moves(sr, ply, n, FL_OWN_FOUR, order, order_flags)
     me = info[I_SIDE]
     renju = info[I_RULE] == RULE_RENJU
     for i in range(m):
@@ -463,6 +467,7 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
     me = info[I_SIDE]
     renju = info[I_RULE] == RULE_RENJU
     order = np.empty(n, dtype=np.int64)
+    order_flags = np.empty(n, dtype=np.int64)
     if me == attacker:
         # Step 1. Attacker: immediate wins, forced blocks, then fours and threes.
         if an[A_OWN5] >= 0:
@@ -486,7 +491,7 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
                     order[0] = block
                     m = 1
         else:
-            m = _sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OWN_THREE, order)
+            m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OWN_THREE, order, order_flags)
             m = min(m, sr[10][P_VCT_WIDTH])
         for i in range(m):
             p = order[i]
@@ -517,7 +522,7 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
         return 0
     if an[A_OPPF4N] == 0:
         return 0
-    m = _sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order)
+    m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order, order_flags)
     if m == 0:
         return WIN - ply - 4
     worst = WIN
