@@ -48,7 +48,6 @@ class LevelConfig:
     opp_weight: int = 10
     opp_bonus: int = 100  # percent of the opponent's threat bonuses the evaluation counts
     stop_vct: bool = True  # at the root, keep only moves that stop an opponent VCT
-    three_quiescence: int = 0  # plies past the horizon that still answer an open three
 
 
 LEVELS = {
@@ -57,7 +56,7 @@ LEVELS = {
                               tt_bits=18, next_depth_share=0.5),
     Level.HARD: LevelConfig(width=14, max_depth=60, leaf_vcf=4, root_vcf=30, defend_vcf=20,
                             vct_depth=7, vct_width=12, vct_nodes_per_s=40_000, lmr=True, noise=0,
-                            tt_bits=21, next_depth_share=0.6, three_quiescence=2),
+                            tt_bits=21, next_depth_share=0.6),
 }
 """Hard's table: 2**21 entries x 16 bytes = 32 MiB per thread; medium's 4 MiB."""
 
@@ -110,7 +109,6 @@ def _reset(sr: tuple, config: LevelConfig | None, seed: int) -> None:
         params[threats.P_OWN_WEIGHT] = config.own_weight
         params[threats.P_OPP_WEIGHT] = config.opp_weight
         params[threats.P_OPP_BONUS] = config.opp_bonus
-        params[threats.P_THREE_QUIESCENCE] = config.three_quiescence
     params[threats.P_SEED] = seed
 
 

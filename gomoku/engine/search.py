@@ -34,7 +34,6 @@ from gomoku.engine.threats import (
     P_EVAL_NOISE,
     P_LMR,
     P_SEED,
-    P_THREE_QUIESCENCE,
     P_VCF_LEAF,
     P_WIDTH,
     WIN,
@@ -161,10 +160,8 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
             return tt_score
 
     # Step 6. Leaf: a continuous-four win for the side to move, else the static evaluation.
-    # A four to block is never a leaf: the block is searched (a quiescence on fours). Nor is
-    # an open three to answer, for a few plies: the evaluation would count it as a lost race.
-    facing_three = an[A_OPPF4N] > 0 and depth > -params[P_THREE_QUIESCENCE]
-    if (depth <= 0 and an[A_OPP5N] == 0 and not facing_three) or ply >= MAX_PLY - 40:
+    # A four to block is never a leaf: the block is searched (a quiescence on fours).
+    if (depth <= 0 and an[A_OPP5N] == 0) or ply >= MAX_PLY - 40:
         static = an[A_EVAL] + _noise(sr, h)
         if an[A_OPP5N] == 0 and an[A_OWN4N] > 0 and params[P_VCF_LEAF] > 0:
             result = vcf(bd, sr, params[P_VCF_LEAF])
