@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from gomoku.core import Board, Rule
+from gomoku.engine import driver
 from gomoku.engine.api import DEFAULT_BUDGET_S, Level, SearchResult
 from gomoku.engine.brain import Brain, TimeControl
 
@@ -183,7 +184,6 @@ def test_info_sets_rule_level_and_clock_and_refuses_nonsense():
     assert brain.handle("INFO folder /tmp/x") == []
     assert brain.handle("INFO evaluate 3,4") == []
     for bad in [
-        "INFO rule 2",
         "INFO rule 8",
         "INFO rule x",
         "INFO level grandmaster",
@@ -193,6 +193,68 @@ def test_info_sets_rule_level_and_clock_and_refuses_nonsense():
         assert len(replies) == 1 and replies[0].startswith("ERROR "), bad
     assert brain.rule is Rule.FREESTYLE and brain.level is Level.MEDIUM
     assert brain.clock.timeout_turn_ms == 5000
+
+
+@pytest.mark.parametrize("value, rule", [(2, Rule.FREESTYLE), (3, Rule.STANDARD), (6, Rule.RENJU)])
+def test_the_continuous_game_bit_plays_the_base_rule(value, rule):
+    brain = fast_brain()
+    assert brain.handle(f"INFO rule {value}") == []
+    assert brain.rule is rule and brain.board.rule is rule
+    assert brain.info["rule"] == str(value)
+
+
+@pytest.mark.parametrize(
+    "value, reason",
+    [
+        ("8", "caro"),
+        ("9", "caro"),
+        ("10", "caro"),
+        ("12", "caro"),
+        ("5", "not supported"),
+        ("16", "not supported"),
+        ("-1", "not supported"),
+        ("1.5", "must be a number"),
+    ],
+)
+def test_caro_and_unknown_rules_are_refused_and_the_rule_in_force_kept(value, reason):
+    brain = fast_brain()
+    assert brain.handle("INFO rule 4") == []
+    replies = brain.handle(f"INFO rule {value}")
+    assert len(replies) == 1 and replies[0].startswith("ERROR ") and reason in replies[0]
+    assert "4 renju" in replies[0] or reason == "must be a number"  # says what we do play
+    assert brain.rule is Rule.RENJU and brain.board.rule is Rule.RENJU
+    assert brain.info["rule"] == "4"
+
+
+def test_yxhashclear_starts_the_engine_afresh_without_a_reply():
+    new_games: list[int] = []
+    brain = fast_brain(new_game=lambda: new_games.append(1))
+    brain.handle("TURN 7,7")
+    assert brain.handle("YXHASHCLEAR") == [] and len(new_games) == 2  # START, then this
+    assert brain.board.ply == 2  # the position stays
+    assert brain.handle("yxhashclear\r\n") == [] and len(new_games) == 3
+
+
+def test_yxstop_is_acknowledged_silently_and_the_game_goes_on():
+    brain = fast_brain()
+    assert brain.handle("YXSTOP") == []
+    move_of(brain.handle("TURN 7,7"))
+    assert brain.handle("YXSTOP") == [] and brain.board.ply == 2
+
+
+def test_start_restart_and_yxhashclear_drop_the_searching_threads_tables():
+    """The search runs on the thread that calls handle: its driver tables are the ones dropped."""
+    brain = fast_brain(level=Level.MEDIUM)
+
+    def tables() -> dict:
+        return getattr(driver._local, "tables", {})
+
+    for command in ["RESTART", "START 15", "YXHASHCLEAR"]:
+        brain.handle("RESTART")
+        move_of(brain.handle("TURN 7,7"))
+        assert tables(), "the search keeps its tables between moves"
+        brain.handle(command)
+        assert tables() == {}, command
 
 
 def test_rule_change_after_start_applies_to_the_board():
@@ -463,6 +525,34 @@ def test_console_script_help_and_bad_flags():
         [str(SCRIPT), "--level", "godlike"], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 2 and "godlike" in done.stderr
+
+
+def test_console_script_yixin_commands_and_rule_bits():
+    # Renju with the continuous bit, then caro refused: renju stays (black's double three at
+    # 8,7 is listed as forbidden). YXHASHCLEAR and YXSTOP answer nothing, not UNKNOWN.
+    script = [
+        "INFO rule 6",
+        "INFO rule 8",
+        "START 15",
+        "YXHASHCLEAR",
+        "YXSTOP",
+        "YXBOARD", "6,7,1", "0,0,2", "7,7,1", "14,0,2", "8,5,1", "0,14,2", "8,6,1", "14,14,2",
+        "DONE",
+        "YXSHOWFORBID",
+        "END",
+    ]  # fmt: skip
+    done = subprocess.run(
+        [str(SCRIPT), "--level", "easy"],
+        input="\r\n".join(script) + "\r\n",
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    replies = [line for line in done.stdout.splitlines() if not line.startswith("MESSAGE")]
+    assert done.returncode == 0 and len(replies) == 3, done.stdout
+    assert replies[0].startswith("ERROR ") and "caro" in replies[0]
+    assert replies[1] == "OK"
+    assert replies[2].startswith("FORBID ") and "0807" in replies[2]
 
 
 def test_console_script_exits_cleanly_at_end_of_input():

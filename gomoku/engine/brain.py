@@ -2,9 +2,22 @@
 
 `Brain` turns one input line into reply lines and never touches I/O, so the protocol is
 testable without a subprocess; `main` is the thin loop around it. Coordinates are x,y,
-0-based, x the column. Supported: START, RECTSTART (refused), RESTART, BEGIN, TURN,
-BOARD...DONE, INFO, END, ABOUT, TAKEBACK, and the Yixin extensions YXBOARD...DONE and
-YXSHOWFORBID, plus our own `INFO level easy|medium|hard`.
+0-based, x the column. Commands:
+
+- Gomocup: START, RECTSTART (refused: square boards only), RESTART, BEGIN, TURN,
+  BOARD...DONE, INFO, END, ABOUT, TAKEBACK.
+- Yixin extensions: YXBOARD...DONE (set a position, no reply), YXSHOWFORBID, YXHASHCLEAR
+  (forget what the search learnt, no reply) and YXSTOP (no reply: the brain thinks
+  synchronously, so nothing is running when it is read).
+- INFO keys: timeout_turn, timeout_match, time_left (ms); rule (a bit mask: 0 freestyle,
+  1 exactly five, 4 renju; bit 2, continuous game, is accepted and the base rule played,
+  since the brain plays one game at a time; caro (8) and other values are refused with
+  ERROR and the rule in force is kept); our own `level easy|medium|hard`. max_memory is
+  accepted and ignored (the largest table, hard's, is 32 MiB), as are game_type, folder
+  and any other key.
+
+START, RESTART and YXHASHCLEAR all begin afresh: the transposition tables and history of the
+thread that searches (the one calling `handle`) are dropped.
 """
 
 from __future__ import annotations
@@ -39,6 +52,8 @@ WATCHDOG_FACTOR = 1.05  # the stop flag is raised shortly after the budget, as a
 
 RULE_BITS = {0: Rule.FREESTYLE, 1: Rule.STANDARD, 4: Rule.RENJU}
 """Gomocup `INFO rule` values we play: 0 freestyle, 1 exactly five, 4 renju."""
+CONTINUOUS_BIT = 2  # "continuous game": one game after another; we play each on its own
+CARO_BIT = 8
 
 _POINT = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 _STONE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
@@ -92,17 +107,21 @@ def parse_point(text: str, size: int) -> Point:
 
 
 def parse_rule(text: str) -> Rule:
-    """A Gomocup rule bitmask as a Rule; ProtocolError for values we do not play."""
+    """A Gomocup rule bit mask as a Rule; ProtocolError for values we do not play.
+
+    The continuous-game bit (2) is dropped: each game is played on its own under its base rule.
+    """
     try:
         value = int(text)
     except ValueError:
         raise ProtocolError(f"rule must be a number, not {text!r}") from None
-    if value not in RULE_BITS:
-        raise ProtocolError(
-            f"rule {value} is not supported (0 freestyle, 1 exactly five, 4 renju; "
-            "no continuous game or caro)"
-        )
-    return RULE_BITS[value]
+    base = value & ~CONTINUOUS_BIT
+    if base in RULE_BITS:
+        return RULE_BITS[base]
+    played = "we play 0 freestyle, 1 exactly five or 4 renju, each optionally + 2 continuous"
+    if value > 0 and value & CARO_BIT:
+        raise ProtocolError(f"rule {value} asks for caro (8), which is not supported; {played}")
+    raise ProtocolError(f"rule {value} is not supported; {played}")
 
 
 def parse_level(text: str) -> Level:
@@ -228,6 +247,8 @@ class Brain:
             "ABOUT": lambda _: [about_line()],
             "TAKEBACK": self._takeback,
             "YXSHOWFORBID": self._show_forbid,
+            "YXHASHCLEAR": self._hash_clear,
+            "YXSTOP": lambda _: [],  # nothing runs between commands: the search is synchronous
         }
 
     # --- commands ----------------------------------------------------------------------
@@ -358,6 +379,10 @@ class Brain:
         board.pop()
         return ["OK"]
 
+    def _hash_clear(self, argument: str) -> list[str]:
+        self._new_game()  # the search runs on this thread, whose tables new_game drops
+        return []
+
     def _show_forbid(self, argument: str) -> list[str]:
         board = self._require_board()
         points = sorted(board.forbidden_points(), key=lambda p: (p[1], p[0]))
@@ -440,7 +465,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pbrain-gomoku",
         description=(
             "Gomocup/Piskvork brain: speaks the pbrain protocol on stdin/stdout "
-            "(START, BEGIN, TURN, BOARD, INFO, END, ABOUT, TAKEBACK, YXBOARD, YXSHOWFORBID)."
+            "(START, RESTART, BEGIN, TURN, BOARD, INFO, END, ABOUT, TAKEBACK, YXBOARD, "
+            "YXSHOWFORBID, YXHASHCLEAR, YXSTOP)."
         ),
         epilog="The manager's 'INFO level easy|medium|hard' overrides --level.",
     )
