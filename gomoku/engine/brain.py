@@ -44,7 +44,7 @@ COUNTRY = "unknown"
 # Time control: what the brain keeps back from the manager's limits, in seconds.
 FIXED_OVERHEAD_S = 0.03  # process, pipe and Python work around the search
 RELATIVE_OVERHEAD = 0.05  # grows with the budget: scheduling noise on a busy machine
-DRIVER_SLACK = 1.15  # the driver promises to return within its limit plus 10%
+DRIVER_SLACK = 1.0  # none: the driver's own clock stops the search at 92% of its budget
 FAST_TURN_S = 0.05  # `timeout_turn 0` means "play as fast as possible"
 MIN_THINK_S = 0.01
 MIN_MOVES_LEFT = 12  # the match clock is shared out over at least this many more moves
@@ -415,7 +415,9 @@ class Brain:
     def _search(self, board: Board) -> tuple[list[str], Point]:
         budget = self.clock.think_s(self.level, board.ply)
         stop = StopFlag()
-        watchdog = threading.Timer(budget * WATCHDOG_FACTOR + FIXED_OVERHEAD_S, stop.set)
+        # The last moment to stop and still answer in time, if the driver overran its budget.
+        latest = self.clock.available_s(self.level, board.ply) - FIXED_OVERHEAD_S
+        watchdog = threading.Timer(max(min(budget * WATCHDOG_FACTOR, latest), budget), stop.set)
         watchdog.daemon = True
         began = time.monotonic()
         watchdog.start()
