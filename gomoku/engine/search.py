@@ -39,6 +39,7 @@ from gomoku.engine.threats import (
     WIN,
     WIN_MIN,
     analyse,
+    double_threat_wins,
     poll,
     sorted_moves,
     vcf,
@@ -139,6 +140,8 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
         return -(WIN - ply - 2)
     if an[A_OPP5N] == 0 and an[A_OWNF4] >= 0:
         return WIN - ply - 3
+    if double_threat_wins(bd, an):
+        return WIN - ply - 5
 
     # Step 4. Mate distance pruning
     if alpha < -(WIN - ply):

@@ -56,6 +56,8 @@ A_OWN4N = 6  # how many cells give the side to move a four
 A_EVAL = 7  # static evaluation for the side to move
 A_BEST = 8  # the move a threat search found at this ply
 A_OWN3N = 9  # how many cells give the side to move an open three
+A_OPP4N = 10  # how many cells give the opponent a four (or better)
+A_OWN_DOUBLE = 11  # a legal cell where the side to move makes a four-three or a double three
 N_ANALYSIS = 12
 
 MAX_MOVES = 512
@@ -247,6 +249,8 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     oppf4n = 0
     own4n = 0
     own3n = 0
+    opp4n = 0
+    own_double = -1
     own_sum = 0
     opp_sum = 0
     n = 0
@@ -284,6 +288,9 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
                 own4n += 1
             if four_op:
                 flag |= FL_OPP_FOUR
+                opp4n += 1
+            if (tc_me == TC_FOUR3 or tc_me == TC_DOUBLE3) and own_double < 0:
+                own_double = p
             if tc_me == TC_THREE or tc_me == TC_DOUBLE3:
                 flag |= FL_OWN_THREE
                 own3n += 1
@@ -312,9 +319,24 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     an[A_OPPF4N] = oppf4n
     an[A_OWN4N] = own4n
     an[A_OWN3N] = own3n
+    an[A_OPP4N] = opp4n
+    an[A_OWN_DOUBLE] = own_double
     an[A_EVAL] = (own_sum * params[P_OWN_WEIGHT] - opp_sum * params[P_OPP_WEIGHT]) // 8
     an[A_BEST] = -1
     return n
+
+
+@njit(nogil=True, cache=True)
+def double_threat_wins(bd: tuple, an: np.ndarray) -> bool:
+    """True if the side to move wins with a four-three or a double three: the opponent has no
+    five to make and no four to interrupt with, so the answer to one threat leaves the other.
+
+    Not used for black under renju, whose follow-up open four may itself be forbidden.
+    """
+    info = bd[3]
+    if an[A_OWN_DOUBLE] < 0 or an[A_OPP5N] != 0 or an[A_OPP4N] != 0:
+        return False
+    return not (info[I_RULE] == RULE_RENJU and info[I_SIDE] == 1)
 
 
 @njit(nogil=True, cache=True)
@@ -477,6 +499,9 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
         if an[A_OPP5N] == 0 and an[A_OWNF4] >= 0:
             an[A_BEST] = an[A_OWNF4]
             return WIN - ply - 3
+        if double_threat_wins(bd, an):
+            an[A_BEST] = an[A_OWN_DOUBLE]
+            return WIN - ply - 5
         if depth <= 0:
             return 0
         h = bd[4][ply] ^ VCT_SALT
