@@ -48,6 +48,7 @@ class LevelConfig:
     opp_weight: int = 10
     opp_bonus: int = 100  # percent of the opponent's threat bonuses the evaluation counts
     stop_vct: bool = True  # at the root, keep only moves that stop an opponent VCT
+    verify_nodes_per_s: int = 0  # VCT nodes to check each new best move, per second of budget
 
 
 LEVELS = {
@@ -56,7 +57,7 @@ LEVELS = {
                               tt_bits=18, next_depth_share=0.5),
     Level.HARD: LevelConfig(width=14, max_depth=60, leaf_vcf=4, root_vcf=30, defend_vcf=20,
                             vct_depth=7, vct_width=12, vct_nodes_per_s=40_000, lmr=True, noise=0,
-                            tt_bits=21, next_depth_share=0.9),
+                            tt_bits=21, next_depth_share=0.9, verify_nodes_per_s=20_000),
 }
 """Hard's table: 2**21 entries x 16 bytes = 32 MiB per thread; medium's 4 MiB."""
 
@@ -320,7 +321,7 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
     # Step 3. Their continuous threats: keep the moves that stop them, when we can tell.
     if not defending and config.vct_depth > 0 and config.stop_vct:
         count = search.stop_opponent_vct(bd, sr, root, count, config.vct_depth,
-                                         max(vct_nodes // 24, 500))
+                                         max(vct_nodes // 8, 500))
         counters[threats.C_ABORTED] = 0
         if sr[8][0] != 0:
             return result(root[0], 0, 0, (), {"kind": "ordering"})
@@ -334,7 +335,9 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
     pv: tuple = ()
     max_depth = config.max_depth if limit.max_depth is None else min(config.max_depth, limit.max_depth)
     pv_buffer = np.zeros(64, dtype=np.int64)
-    for depth in range(1, max_depth + 1):
+    verified: set[int] = set()  # best moves checked against an opponent VCT
+    depth = 1
+    while depth <= max_depth:
         value = search.root_search(bd, sr, depth, root, scores, count)
         aborted = counters[threats.C_ABORTED] != 0
         done = int(counters[threats.C_ROOT_DONE])
@@ -356,8 +359,24 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
             on_progress(Progress(depth, best_score, pv, int(counters[threats.C_NODES]), elapsed))
         if abs(best_score) > threats.WIN_MIN and depth >= 2:
             break
-        if elapsed > limit.time_s * config.next_depth_share:
+        # The search's horizon can miss a slow forced win for the opponent: check the move we
+        # would play with a deepening VCT, and search again without it if it loses.
+        if config.verify_nodes_per_s > 0 and count > 1 and best_move not in verified:
+            verified.add(best_move)
+            nodes = max(int(config.verify_nodes_per_s * limit.time_s), 2_000)
+            if search.move_refuted(bd, sr, best_move, config.vct_depth, nodes):
+                others = root[:count][root[:count] != best_move]
+                count = len(others)
+                root[:count] = others
+                best_move = int(root[0])
+                if sr[8][0] != 0:
+                    break
+                continue  # the same depth again, without the losing move
+            if sr[8][0] != 0:
+                break
+        if time.perf_counter() - started > limit.time_s * config.next_depth_share:
             break
+        depth += 1
     if not pv or pv[0] != state.cell_point(best_move, size):
         pv = (state.cell_point(best_move, size),)
     return result(best_move, best_score, best_depth, pv,

@@ -408,45 +408,62 @@ def analysis_summary(bd: tuple, sr: tuple) -> tuple:
 
 
 @njit(nogil=True, cache=True)
+def vct_deepening(bd: tuple, sr: tuple, attacker: int, max_depth: int, nodes: int) -> int:
+    """`vct` for `attacker` at depths 1, 2, ... `max_depth` within `nodes` nodes in all: short
+    wins are found first and cheaply. Returns the VCT score, 0 if none was found in time."""
+    counters = sr[9]
+    limit = counters[C_NODES] + nodes
+    result = 0
+    for depth in range(1, max_depth + 1):
+        counters[C_ABORTED] = 0
+        counters[C_NODE_LIMIT] = limit
+        result = vct(bd, sr, depth, attacker)
+        if result > 0 or counters[C_ABORTED] != 0:
+            break
+    counters[C_NODE_LIMIT] = 0
+    counters[C_ABORTED] = 0
+    return result if result > 0 else 0
+
+
+@njit(nogil=True, cache=True)
+def move_refuted(bd: tuple, sr: tuple, move: int, max_depth: int, nodes: int) -> bool:
+    """True if, after `move`, the opponent has a VCT (found within `nodes` nodes)."""
+    make(bd, move)
+    result = vct_deepening(bd, sr, bd[3][I_SIDE], max_depth, nodes)
+    unmake(bd)
+    return result > 0
+
+
+@njit(nogil=True, cache=True)
 def stop_opponent_vct(bd: tuple, sr: tuple, root_moves: np.ndarray, m: int, depth: int,
                       nodes_per_check: int) -> int:
-    """If the opponent has a VCT (as if it moved now), keep only those of the first 16 root
+    """If the opponent has a VCT (as if it moved now), keep only those of the first 24 root
     moves after which it has none; returns the new count (the list is unchanged if there is
     no threat or no move stops it).
 
-    Each check gets `nodes_per_check` nodes; a check that runs out keeps its move.
+    Each check deepens the VCT within `nodes_per_check` nodes; a check that runs out keeps its
+    move. The clock's stop flag (sr[8]) ends the checks and leaves the list unchanged.
     """
-    counters = sr[9]
     info = bd[3]
     ply = info[I_PLY]
     hashes = bd[4]
     attacker = 3 - info[I_SIDE]
-    counters[C_NODE_LIMIT] = counters[C_NODES] + nodes_per_check
     info[I_SIDE] = attacker
     hashes[ply] ^= NULL_SALT
-    threat = vct(bd, sr, depth, attacker)
+    threat = vct_deepening(bd, sr, attacker, depth, 4 * nodes_per_check)
     hashes[ply] ^= NULL_SALT
     info[I_SIDE] = 3 - attacker
     if threat <= 0 or sr[8][0] != 0:
-        counters[C_ABORTED] = 1 if sr[8][0] != 0 else 0
-        counters[C_NODE_LIMIT] = 0
         return m
     kept = np.empty(m, dtype=np.int64)
     k = 0
-    for i in range(min(m, 16)):  # the defences are among the best-ordered moves
-        counters[C_ABORTED] = 0
-        counters[C_NODE_LIMIT] = counters[C_NODES] + nodes_per_check
-        make(bd, root_moves[i])
-        result = vct(bd, sr, depth, attacker)
-        unmake(bd)
-        if sr[8][0] != 0:
-            break
-        if result <= 0:
+    for i in range(min(m, 24)):  # the defences are among the best-ordered moves
+        if not move_refuted(bd, sr, root_moves[i], depth, nodes_per_check):
             kept[k] = root_moves[i]
             k += 1
-    counters[C_NODE_LIMIT] = 0
-    counters[C_ABORTED] = 1 if sr[8][0] != 0 else 0
-    if k == 0 or counters[C_ABORTED] != 0:
+        if sr[8][0] != 0:
+            return m
+    if k == 0:
         return m
     for i in range(k):
         root_moves[i] = kept[i]

@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from gomoku.engine.patterns import (
+    B2,
     B4,
     F3,
     F4,
@@ -473,11 +474,36 @@ def vcf(bd: tuple, sr: tuple, depth: int) -> int:
 
 
 @njit(nogil=True, cache=True)
+def _supported_threats(bd: tuple, me: int, order: np.ndarray, m: int, width: int) -> int:
+    """Keep (in order, at most `width`) the attacker moves of a VCT node: double threats, and a
+    lone four or three only with a two or better on another line to build on next."""
+    codes = bd[9]
+    row = codes[me - 1]
+    k = 0
+    for i in range(m):
+        p = order[i]
+        tc, score, maybe_forbidden, four = cell_threat(codes, me, p)
+        keep = tc >= TC_DOUBLE3
+        for d in range(4):
+            if B2 <= row[d, p] < F3:
+                keep = True
+        if keep:
+            order[k] = p
+            k += 1
+            if k >= width:
+                break
+    return k
+
+
+@njit(nogil=True, cache=True)
 def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
     """Victory by continuous threats (fours and open threes) for `attacker`.
 
     Returns WIN - plies if the attacker wins by force within `depth` attacker moves, else 0.
     At attacker nodes the first winning move is left in an[ply, A_BEST].
+
+    The attacker tries double threats, and a lone four or three only if it also builds on
+    another line (a two or better there): narrow enough to go deep.
     """
     info = bd[3]
     ply = info[I_PLY]
@@ -516,7 +542,7 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
                     m = 1
         else:
             m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OWN_THREE, order, order_flags)
-            m = min(m, sr[10][P_VCT_WIDTH])
+            m = _supported_threats(bd, me, order, m, sr[10][P_VCT_WIDTH])
         for i in range(m):
             p = order[i]
             make(bd, p)
