@@ -1,0 +1,71 @@
+"""The engine's threat rules: double threats that win outright, and the check that a move
+does not leave the opponent a forced win by continuous threats (VCT)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gomoku.core import Board, Color, Rule
+from gomoku.engine import driver, search, state, threats
+from gomoku.engine.api import Level, Position
+from gomoku.engine.diagram import parse_diagram
+
+
+def engine_state(position: Position) -> tuple[tuple, tuple]:
+    """The compiled board state and fresh hard search tables for `position`."""
+    grid = np.ascontiguousarray(position.grid, dtype=np.int8)
+    bd = state.new_state(grid, int(position.to_move), driver.RULE_CODES[position.rule],
+                         driver.pattern_tables(position.rule))
+    sr = threats.new_search_tables(16, bd[0].shape[0])
+    driver._reset(sr, driver.LEVELS[Level.HARD], 1)
+    return bd, sr
+
+
+def double_threat(diagram: str, rule: Rule, to_move: Color) -> bool:
+    position, _ = parse_diagram(diagram, rule=rule, to_move=to_move, offset=(4, 4))
+    bd, sr = engine_state(position)
+    threats.analyse(bd, sr, 0)
+    return bool(threats.double_threat_wins(bd, sr[5][0]))
+
+
+# White to move can play * for two open threes; black's stones make no four anywhere.
+DOUBLE_THREE = """
+. . . . . . . .
+. . O . . . . .
+. . O . . X . .
+. . * O O . . .
+. . . . . . X .
+. X . . . . . .
+. . . . . . . .
+"""
+
+
+def test_a_double_three_wins_when_the_opponent_has_no_four() -> None:
+    assert double_threat(DOUBLE_THREE, Rule.FREESTYLE, Color.WHITE)
+    assert double_threat(DOUBLE_THREE, Rule.RENJU, Color.WHITE)
+
+
+def test_a_double_three_does_not_win_when_the_opponent_can_make_a_four() -> None:
+    # Black's three on the bottom row can become a four, which gains the tempo to defend.
+    with_black_three = DOUBLE_THREE.replace(". X . . . . . .", ". X X X . . . .")
+    assert not double_threat(with_black_three, Rule.FREESTYLE, Color.WHITE)
+
+
+def test_black_double_three_is_no_win_under_renju() -> None:
+    as_black = DOUBLE_THREE.replace("O", "x").replace("X", "O").replace("x", "X")
+    assert double_threat(as_black, Rule.FREESTYLE, Color.BLACK)
+    assert not double_threat(as_black, Rule.RENJU, Color.BLACK)  # forbidden for black
+
+
+# A position from a game that hard lost to Wine as black: after (6, 4), white has a VCT of
+# seven threats (Wine found it at once); (5, 6), Wine's own choice, leaves none.
+WINE_GAME = [(7, 6), (5, 9), (8, 8), (8, 7), (6, 6), (7, 7), (6, 7), (6, 8), (8, 6), (9, 6),
+             (8, 5), (5, 8)]
+
+
+@pytest.mark.parametrize(("move", "refuted"), [((6, 4), True), ((5, 6), False)])
+def test_a_move_that_leaves_the_opponent_a_slow_vct_is_refuted(move, refuted) -> None:
+    bd, sr = engine_state(Position.from_board(Board.from_moves(WINE_GAME, 15, Rule.FREESTYLE)))
+    cell = state.cell_index(*move, 15)
+    assert search.move_refuted(bd, sr, cell, 9, 400_000) is refuted
