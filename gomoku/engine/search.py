@@ -1,7 +1,8 @@
 """Alpha-beta search (negamax, PVS) with a transposition table, and the root helpers.
 
 Compiled; takes the board state `bd` (state.py) and search tables `sr` (threats.py). The Python
-driver runs iterative deepening over `root_search` and owns the clock.
+driver runs iterative deepening over `root_search` and owns the clock. Functions that allocate
+nothing compile with `_nrt=False` (no reference counting: see threats.py).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ NULL_SALT = np.uint64(0x5851F42D4C957F2D)
 THREAT_FLAGS = FL_OWN_FOUR | FL_OWN_THREE | FL_OPP_FOUR | FL_OPP_THREE
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _tt_store(sr: tuple, h: np.uint64, move: int, depth: int, flag: int, score: int, ply: int) -> None:
     tt_keys = sr[0]
     slot = h & np.uint64(tt_keys.shape[0] - 1)
@@ -68,7 +69,7 @@ def _tt_store(sr: tuple, h: np.uint64, move: int, depth: int, flag: int, score: 
     sr[1][slot] = data
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _tt_probe(sr: tuple, h: np.uint64, ply: int) -> tuple:
     """(found, move, depth, flag, score) for the position with hash h."""
     tt_keys = sr[0]
@@ -87,7 +88,7 @@ def _tt_probe(sr: tuple, h: np.uint64, ply: int) -> tuple:
     return True, move, depth, flag, score
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _to_front(order: np.ndarray, order_flags: np.ndarray, m: int, move: int, at: int) -> int:
     """Move `move` (if listed at or after `at`) to position `at`; returns the next free slot."""
     for i in range(at, m):
@@ -102,7 +103,7 @@ def _to_front(order: np.ndarray, order_flags: np.ndarray, m: int, move: int, at:
     return at
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _noise(sr: tuple, h: np.uint64) -> int:
     """A deterministic +-P_EVAL_NOISE jitter from the position hash (for the medium level)."""
     amp = sr[10][P_EVAL_NOISE]
@@ -112,7 +113,7 @@ def _noise(sr: tuple, h: np.uint64) -> int:
     return int((x >> np.uint64(40)) % np.uint64(2 * amp + 1)) - amp
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: int) -> int:
     """The score of the position for the side to move, searched `depth` plies (PVS)."""
     info = bd[3]
@@ -173,8 +174,8 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
         return static
 
     # Step 7. Moves: the block of a four, the answers to an open three, or the best K
-    order = np.empty(n, dtype=np.int64)
-    order_flags = np.empty(n, dtype=np.int64)
+    order = sr[13][ply]
+    order_flags = sr[14][ply]
     extension = 0
     if an[A_OPP5N] == 1:
         block = an[A_OPP5]
@@ -263,7 +264,7 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
     return best
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def root_search(bd: tuple, sr: tuple, depth: int, root_moves: np.ndarray, root_scores: np.ndarray,
                 m: int) -> int:
     """Search every root move `depth` plies; the best index/score go to counters."""
@@ -302,7 +303,7 @@ def root_search(bd: tuple, sr: tuple, depth: int, root_moves: np.ndarray, root_s
     return best
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def opponent_vcf(bd: tuple, sr: tuple, depth: int) -> int:
     """The opponent's VCF score if it could move now (a null move), else 0."""
     info = bd[3]
@@ -361,7 +362,7 @@ def root_moves(bd: tuple, sr: tuple, out: np.ndarray, defend_depth: int) -> tupl
     return k, 4
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def threat_win(bd: tuple, sr: tuple, vcf_depth: int, vct_depth: int) -> tuple:
     """(score, move) of a forced win for the side to move: VCF first, then VCT; (0, -1) if none."""
     ply = bd[3][I_PLY]
@@ -375,7 +376,7 @@ def threat_win(bd: tuple, sr: tuple, vcf_depth: int, vct_depth: int) -> tuple:
     return 0, -1
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def principal_variation(bd: tuple, sr: tuple, first: int, out: np.ndarray) -> int:
     """Follow the transposition table from `first`; fills `out` and returns its length."""
     cells = bd[0]
@@ -398,7 +399,7 @@ def principal_variation(bd: tuple, sr: tuple, first: int, out: np.ndarray) -> in
     return length
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def analysis_summary(bd: tuple, sr: tuple) -> tuple:
     """(candidates, own four moves, opponent open-four threats, eval) at the current ply."""
     ply = bd[3][I_PLY]
@@ -407,7 +408,7 @@ def analysis_summary(bd: tuple, sr: tuple) -> tuple:
     return an[A_N], an[A_OWN4N], an[A_OPPF4N], an[A_EVAL]
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def vct_deepening(bd: tuple, sr: tuple, attacker: int, max_depth: int, nodes: int) -> int:
     """`vct` for `attacker` at depths 1, 2, ... `max_depth` within `nodes` nodes in all: short
     wins are found first and cheaply. Returns the VCT score, 0 if none was found in time."""
@@ -425,7 +426,7 @@ def vct_deepening(bd: tuple, sr: tuple, attacker: int, max_depth: int, nodes: in
     return result if result > 0 else 0
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def move_refuted(bd: tuple, sr: tuple, move: int, max_depth: int, nodes: int) -> bool:
     """True if, after `move`, the opponent has a VCT (found within `nodes` nodes)."""
     make(bd, move)

@@ -16,6 +16,8 @@ W = size + 2 * PAD, so a cell and all its line neighbours are indices in one 1-D
     codes   int8  [2, 4, NC]  the pattern code of every cell, colour and direction (the table
                               entry of its key, kept up to date by make/unmake: a small array
                               the search reads instead of the 2 MiB tables)
+
+`make` and `unmake` compile with `_nrt=False` (no reference counting: see threats.py).
 """
 
 from __future__ import annotations
@@ -107,7 +109,7 @@ def _init_arrays(grid: np.ndarray, side: int, rule: int, cells: np.ndarray, keys
             _touch_near(near, dirs, p, 1)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _touch_near(near: np.ndarray, dirs: np.ndarray, p: int, delta: int) -> None:
     """Add `delta` to the neighbour count of the cells within 2 of p along the 4 lines."""
     for d in range(4):
@@ -137,7 +139,7 @@ def new_state(grid: np.ndarray, side: int, rule: int, tables: np.ndarray) -> tup
     return (cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def make(bd: tuple, p: int) -> None:
     """Play the side to move at the empty cell p (no legality check)."""
     cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes = bd
@@ -163,7 +165,7 @@ def make(bd: tuple, p: int) -> None:
     info[I_STONES] += 1
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def unmake(bd: tuple) -> None:
     """Take back the last move made with `make`."""
     cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes = bd

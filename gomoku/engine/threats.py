@@ -2,6 +2,10 @@
 
 Every function here is compiled and takes the board state tuple `bd` (see state.py) and the
 search tables tuple `sr` (see `new_search_tables`).
+
+The search-time functions compile with `_nrt=False` (no numba reference counting): otherwise each
+call increments and decrements every array of `bd` and `sr` atomically, some 40% of the search's
+time. They must not allocate (numba refuses to compile it); the per-ply buffers live in `sr`.
 """
 
 from __future__ import annotations
@@ -102,11 +106,13 @@ def new_search_tables(tt_bits: int, n_cells: int) -> tuple:
     params = np.zeros(N_PARAMS, dtype=np.int64)
     fail_keys = np.zeros(1 << 18, dtype=np.uint64)
     fail_depth = np.zeros(1 << 18, dtype=np.int64)
+    order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)  # each ply's moves to search
+    order_flags = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
     return (tt_keys, tt_data, moves, scores, flags, analysis, history, killers, stop, counters,
-            params, fail_keys, fail_depth)
+            params, fail_keys, fail_depth, order, order_flags)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def poll(sr: tuple) -> bool:
     """Count a node; True once the search must unwind (stop flag or node limit)."""
     counters = sr[9]
@@ -120,7 +126,7 @@ def poll(sr: tuple) -> bool:
     return False
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def cell_threat(codes: np.ndarray, color: int, p: int) -> tuple:
     """(threat class, ordering score, may be forbidden, makes a four) for `color` at empty p."""
     n5 = 0
@@ -162,7 +168,7 @@ def cell_threat(codes: np.ndarray, color: int, p: int) -> tuple:
     return tc, score, maybe_forbidden, makes_four
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def is_forbidden(bd: tuple, p: int, depth: int) -> bool:
     """Renju: True if black may not play the empty cell p (overline, double four, double three).
 
@@ -224,7 +230,7 @@ def is_forbidden(bd: tuple, p: int, depth: int) -> bool:
     return real >= 2
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     """Scan every candidate cell for both colours; fill the move buffers and `an[ply]`.
 
@@ -327,7 +333,7 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     return n
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def double_threat_wins(bd: tuple, an: np.ndarray) -> bool:
     """True if the side to move wins with a four-three or a double three: the opponent has no
     five to make and no four to interrupt with, so the answer to one threat leaves the other.
@@ -340,7 +346,7 @@ def double_threat_wins(bd: tuple, an: np.ndarray) -> bool:
     return not (info[I_RULE] == RULE_RENJU and info[I_SIDE] == 1)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def five_cells_through(bd: tuple, color: int, p: int) -> tuple:
     """(count, one cell) of the empty cells on the lines through p where `color` makes five."""
     cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes = bd
@@ -361,14 +367,14 @@ def five_cells_through(bd: tuple, color: int, p: int) -> tuple:
     return count, first
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _fail_probe(sr: tuple, h: np.uint64, depth: int) -> bool:
     fail_keys = sr[11]
     slot = h & np.uint64(fail_keys.shape[0] - 1)
     return fail_keys[slot] == h and sr[12][slot] >= depth
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _fail_store(sr: tuple, h: np.uint64, depth: int) -> None:
     fail_keys = sr[11]
     slot = h & np.uint64(fail_keys.shape[0] - 1)
@@ -376,7 +382,7 @@ def _fail_store(sr: tuple, h: np.uint64, depth: int) -> None:
     sr[12][slot] = depth
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def sorted_moves(
     sr: tuple, ply: int, n: int, mask: int, out: np.ndarray, out_flags: np.ndarray
 ) -> int:
@@ -385,28 +391,31 @@ def sorted_moves(
     moves = sr[2][ply]
     scores = sr[3][ply]
     flags = sr[4][ply]
+    # `out` holds candidate indices while sorting, then the moves.
     m = 0
-    keep = np.empty(n, dtype=np.int64)
     for i in range(n):
         if (flags[i] & FL_FORBIDDEN) != 0:
             continue
         if mask != 0 and (flags[i] & mask) == 0:
             continue
-        keep[m] = i
+        out[m] = i
         m += 1
-    # Insertion sort by score, descending (lists are short).
+    # Insertion sort by score, descending, stable (lists are short).
     for i in range(1, m):
+        k = out[i]
         j = i
-        while j > 0 and scores[keep[j]] > scores[keep[j - 1]]:
-            keep[j], keep[j - 1] = keep[j - 1], keep[j]
+        while j > 0 and scores[k] > scores[out[j - 1]]:
+            out[j] = out[j - 1]
             j -= 1
+        out[j] = k
     for i in range(m):
-        out[i] = moves[keep[i]]
-        out_flags[i] = flags[keep[i]]
+        k = out[i]
+        out[i] = moves[k]
+        out_flags[i] = flags[k]
     return m
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def vcf(bd: tuple, sr: tuple, depth: int) -> int:
     """Victory by continuous fours for the side to move: WIN - plies if found, else 0.
 
@@ -433,8 +442,8 @@ def vcf(bd: tuple, sr: tuple, depth: int) -> int:
     h = bd[4][ply]
     if _fail_probe(sr, h, depth):
         return 0
-    order = np.empty(n, dtype=np.int64)
-    order_flags = np.empty(n, dtype=np.int64)
+    order = sr[13][ply]
+    order_flags = sr[14][ply]
     if an[A_OPP5N] == 1:
         # The opponent has a four: only its block can go on, and only if the block is a four.
         block = an[A_OPP5]
@@ -473,7 +482,7 @@ def vcf(bd: tuple, sr: tuple, depth: int) -> int:
     return 0
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _supported_threats(bd: tuple, me: int, order: np.ndarray, m: int, width: int) -> int:
     """Keep (in order, at most `width`) the attacker moves of a VCT node: double threats, and a
     lone four or three only with a two or better on another line to build on next."""
@@ -495,7 +504,7 @@ def _supported_threats(bd: tuple, me: int, order: np.ndarray, m: int, width: int
     return k
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
     """Victory by continuous threats (fours and open threes) for `attacker`.
 
@@ -513,8 +522,8 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
     an = sr[5][ply]
     me = info[I_SIDE]
     renju = info[I_RULE] == RULE_RENJU
-    order = np.empty(n, dtype=np.int64)
-    order_flags = np.empty(n, dtype=np.int64)
+    order = sr[13][ply]
+    order_flags = sr[14][ply]
     if me == attacker:
         # Step 1. Attacker: immediate wins, forced blocks, then fours and threes.
         if an[A_OWN5] >= 0:
@@ -588,7 +597,7 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
     return worst
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def forbidden_cells(bd: tuple, out: np.ndarray) -> int:
     """Renju: fill `out` with every empty cell black may not play; returns how many."""
     cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes = bd
