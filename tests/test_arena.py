@@ -127,3 +127,28 @@ def test_bad_arguments_are_refused_with_a_message(tmp_path):
     assert done.returncode == 2 and "cannot find" in done.stderr
     done = run_arena("easy", "medium", "--games", "0", "--out", str(tmp_path), timeout=60)
     assert done.returncode == 2 and "--games" in done.stderr
+
+
+def test_balanced_openings_are_reproducible_and_within_the_bound(tmp_path):
+    def play(out: Path) -> dict:
+        done = run_arena(
+            "easy", "easy", "--games", "4", "--time", "0.1", "--seed", "3", "--balance", "400",
+            "--out", str(out),
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert "openings: 2 kept of" in done.stdout
+        return json.loads((out / "summary.json").read_text())
+
+    first, second = play(tmp_path / "a"), play(tmp_path / "b")
+    assert first["openings"] == second["openings"] and first["balance"] == 400
+    sys.path.insert(0, str(ARENA.parent))
+    import arena
+
+    from gomoku.core import Rule
+
+    for opening in first["openings"]:
+        assert abs(arena.opening_score(tuple(map(tuple, opening)), 15, Rule.FREESTYLE)) <= 400
+    # --balance 0: plain random openings, nothing judged.
+    done = run_arena("easy", "easy", "--games", "4", "--time", "0.1", "--seed", "3",
+                     "--balance", "0", "--out", str(tmp_path / "c"))
+    assert done.returncode == 0 and "openings:" not in done.stdout

@@ -3,9 +3,10 @@
 
 Each engine is a level name (easy, medium, hard: our `pbrain-gomoku` at that level) or any
 brain command line, e.g. "/path/to/pbrain-rapfi" or "pbrain-gomoku --level easy". Games
-start from random openings near the centre; each opening is played twice with colours
-swapped. A move later than the time per move (plus --tolerance), a malformed reply or an
-illegal move loses. Every game is saved in --out (gomoku.core.records format and .psq), with a summary.json.
+start from random openings near the centre that our hard engine judges balanced (its
+depth-6 score within --balance); each opening is played twice with colours swapped. A move
+later than the time per move (plus --tolerance), a malformed reply or an illegal move loses.
+Every game is saved in --out (gomoku.core.records format and .psq), with a summary.json.
 
     .venv/bin/python tools/arena.py hard medium --games 20 --time 0.3 --out arena-out
 """
@@ -39,6 +40,8 @@ RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 4}
 """Gomocup `INFO rule` values."""
 START_TIMEOUT_S = 180.0  # START may compile an engine from a cold cache
 OPENING_RADIUS = 2  # opening stones fall in the 5x5 square around the centre
+BALANCE_DEPTH = 6  # the fixed search depth that judges whether an opening is balanced
+WIN_SCORE = 30000  # an opening with a forced line (a threat win or a forced move) is not balanced
 _MOVE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 
 
@@ -190,6 +193,35 @@ def random_opening(rng: random.Random, size: int, stones: int) -> tuple[Point, .
         for x in range(centre - OPENING_RADIUS, centre + OPENING_RADIUS + 1)
     ]
     return tuple(rng.sample(square, stones))
+
+
+def opening_score(opening: tuple[Point, ...], size: int, rule: Rule) -> int:
+    """Our hard engine's score of `opening` for the side to move, at a fixed depth (so a seed
+    gives the same openings on every run of the same engine)."""
+    from gomoku.engine import driver
+    from gomoku.engine.api import Level, Position, SearchLimit
+
+    driver.warm_up()
+    driver.new_game()
+    position = Position.from_board(Board.from_moves(opening, size, rule))
+    result = driver.think(position, Level.HARD, SearchLimit(1e6, max_depth=BALANCE_DEPTH))
+    return result.score if result.info.get("kind") == "search" else WIN_SCORE
+
+
+def balanced_openings(rng: random.Random, size: int, stones: int, rule: Rule, count: int,
+                      limit: int) -> tuple[list[tuple[Point, ...]], int]:
+    """`count` random openings whose |opening_score| is at most `limit` (neither side is
+    clearly winning); also returns how many were drawn. Raises ValueError if too few pass."""
+    kept: list[tuple[Point, ...]] = []
+    drawn = 0
+    while len(kept) < count:
+        if drawn >= 50 * count + 50:
+            raise ValueError(f"only {len(kept)} of {drawn} openings scored within {limit}")
+        opening = random_opening(rng, size, stones)
+        drawn += 1
+        if abs(opening_score(opening, size, rule)) <= limit:
+            kept.append(opening)
+    return kept, drawn
 
 
 def board_lines(board: Board, color: Color) -> list[str]:
@@ -403,6 +435,7 @@ class ArenaConfig:
     jobs: int
     opening_stones: int
     tolerance_s: float
+    balance: int = 0  # keep openings our engine scores within +-balance (0: any random one)
 
 
 def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameResult]:
@@ -411,10 +444,14 @@ def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameRes
     names = engine_names(config.engines)
     commands = [engine_command(spec) for spec in config.engines]
     rng = random.Random(config.seed)
-    openings = [
-        random_opening(rng, config.size, config.opening_stones)
-        for _ in range((config.games + 1) // 2)
-    ]
+    count = (config.games + 1) // 2
+    if config.balance > 0 and config.opening_stones > 0:
+        openings, drawn = balanced_openings(rng, config.size, config.opening_stones, config.rule,
+                                            count, config.balance)
+        print(f"openings: {count} kept of {drawn} drawn (hard's depth-{BALANCE_DEPTH} score "
+              f"within +-{config.balance})", file=report, flush=True)
+    else:
+        openings = [random_opening(rng, config.size, config.opening_stones) for _ in range(count)]
     pending: queue.Queue[int] = queue.Queue()
     for index in range(config.games):
         pending.put(index)
@@ -458,6 +495,8 @@ def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameRes
         "rule": config.rule.value,
         "size": config.size,
         "seed": config.seed,
+        "balance": config.balance,
+        "openings": [list(map(list, opening)) for opening in openings],
         "tallies": [
             {
                 **asdict(t),
@@ -546,6 +585,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--opening-stones", type=int, default=3, help="random stones to start from (default 3)"
     )
     parser.add_argument(
+        "--balance",
+        type=int,
+        default=450,
+        help="keep only openings our hard engine scores within +-N at depth 6, so neither side "
+        "starts clearly winning (default 450; 0: any random opening)",
+    )
+    parser.add_argument(
         "--tolerance",
         type=float,
         default=0.1,
@@ -563,6 +609,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--time must be positive")
     if not 15 <= args.size <= 20:
         parser.error("--size must be 15 to 20")
+    if args.balance < 0:
+        parser.error("--balance must be 0 or more")
     if not 0 <= args.opening_stones <= 2 * OPENING_RADIUS + 1:
         parser.error(f"--opening-stones must be 0 to {2 * OPENING_RADIUS + 1}")
     try:
@@ -582,8 +630,12 @@ def main(argv: list[str] | None = None) -> int:
         jobs=args.jobs,
         opening_stones=args.opening_stones,
         tolerance_s=args.tolerance,
+        balance=args.balance,
     )
-    run_arena(config)
+    try:
+        run_arena(config)
+    except ValueError as error:  # too few balanced openings
+        parser.error(f"{error}; raise --balance or use fewer --opening-stones")
     return 0
 
 
