@@ -13,9 +13,9 @@ W = size + 2 * PAD, so a cell and all its line neighbours are indices in one 1-D
     tables  int8  [2, 2**20]  the pattern tables of the rule (black row 0, white row 1)
     zobrist uint64[2, NC]     one random key per colour and cell
     dirs    int64 [4]         the index offsets of the four line directions
-    codes   int8  [2, 4, NC]  the pattern code of every cell, colour and direction (the table
-                              entry of its key, kept up to date by make/unmake: a small array
-                              the search reads instead of the 2 MiB tables)
+    codes   uint16[2, NC]     the pattern codes of every cell for each colour, 4 bits a direction
+                              (direction d in bits 4d..4d+3): the table entries of its keys, kept
+                              up to date by make/unmake, so one read gives a cell's four lines
 
 `make` and `unmake` compile with `_nrt=False` (no reference counting: see threats.py).
 """
@@ -103,10 +103,18 @@ def _init_arrays(grid: np.ndarray, side: int, rule: int, cells: np.ndarray, keys
                 key |= np.int64(cells[p + k * dirs[d]]) << key_bit(k)
                 key |= np.int64(cells[p - k * dirs[d]]) << key_bit(-k)
             keys[d, p] = key
-            codes[0, d, p] = tables[0, key]
-            codes[1, d, p] = tables[1, key]
+            _set_codes(codes, tables, p, d, key)
         if cells[p] == 1 or cells[p] == 2:
             _touch_near(near, dirs, p, 1)
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _set_codes(codes: np.ndarray, tables: np.ndarray, q: int, d: int, key: int) -> None:
+    """Store the pattern codes (both colours) of cell q in direction d, whose line key is `key`."""
+    shift = 4 * d
+    keep = ~(15 << shift)
+    codes[0, q] = (codes[0, q] & keep) | (np.int64(tables[0, key]) << shift)
+    codes[1, q] = (codes[1, q] & keep) | (np.int64(tables[1, key]) << shift)
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -133,7 +141,7 @@ def new_state(grid: np.ndarray, side: int, rule: int, tables: np.ndarray) -> tup
     stack = np.zeros(MAX_PLY + 8, dtype=np.int32)
     dirs = np.zeros(4, dtype=np.int64)
     zobrist = ZOBRIST[:, :n_cells].copy()
-    codes = np.zeros((2, 4, n_cells), dtype=np.int8)
+    codes = np.zeros((2, n_cells), dtype=np.uint16)
     _init_arrays(np.ascontiguousarray(grid, dtype=np.int8), side, rule, cells, keys, near, info,
                  hashes, zobrist, dirs, tables, codes)
     return (cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes)
@@ -150,12 +158,10 @@ def make(bd: tuple, p: int) -> None:
         for k in range(1, HALF + 1):
             q = p - k * step
             keys[d, q] += c << key_bit(k)
-            codes[0, d, q] = tables[0, keys[d, q]]
-            codes[1, d, q] = tables[1, keys[d, q]]
+            _set_codes(codes, tables, q, d, keys[d, q])
             q = p + k * step
             keys[d, q] += c << key_bit(-k)
-            codes[0, d, q] = tables[0, keys[d, q]]
-            codes[1, d, q] = tables[1, keys[d, q]]
+            _set_codes(codes, tables, q, d, keys[d, q])
     _touch_near(near, dirs, p, 1)
     ply = info[I_PLY]
     hashes[ply + 1] = hashes[ply] ^ zobrist[c - 1, p]
@@ -178,12 +184,10 @@ def unmake(bd: tuple) -> None:
         for k in range(1, HALF + 1):
             q = p - k * step
             keys[d, q] -= c << key_bit(k)
-            codes[0, d, q] = tables[0, keys[d, q]]
-            codes[1, d, q] = tables[1, keys[d, q]]
+            _set_codes(codes, tables, q, d, keys[d, q])
             q = p + k * step
             keys[d, q] -= c << key_bit(-k)
-            codes[0, d, q] = tables[0, keys[d, q]]
-            codes[1, d, q] = tables[1, keys[d, q]]
+            _set_codes(codes, tables, q, d, keys[d, q])
     _touch_near(near, dirs, p, -1)
     info[I_PLY] = ply
     info[I_SIDE] = c

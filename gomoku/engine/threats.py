@@ -43,6 +43,15 @@ PATTERN_SCORE = np.array([0, 1, 3, 5, 14, 16, 60, 55, 300, 2000, 0, 0], dtype=np
 THREAT_BONUS = np.array([0, 0, 0, 250, 400, 1500, 8000], dtype=np.int64)
 assert PATTERN_SCORE.shape[0] == N_CODES
 
+# A cell's threat entry for one colour: THREAT_TABLE at the word of its four pattern codes, so
+# analyse reads one number per cell and colour instead of classifying four lines each time.
+T_VALUE = 0xFFFF  # bits 0-15: the ordering value (pattern scores plus the threat bonus)
+T_CLASS_SHIFT = 16  # bits 16-18: the threat class
+T_MAYBE_FORBIDDEN = 1 << 19  # renju black: maybe forbidden (overline, two fours or threes)
+T_FOUR = 1 << 20  # makes a four or better (renju black: or an overline)
+T_THREE = 1 << 21  # makes one or two open threes and no four
+T_STRONG = 1 << 22  # a double three or better (the classes with a threat bonus)
+
 # Per-candidate flags in `sr` move buffers.
 FL_OWN_FOUR = 1  # the side to move makes a four (or better) here
 FL_OPP_FOUR = 2  # the opponent would make a four (or better) here
@@ -108,8 +117,9 @@ def new_search_tables(tt_bits: int, n_cells: int) -> tuple:
     fail_depth = np.zeros(1 << 18, dtype=np.int64)
     order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)  # each ply's moves to search
     order_flags = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
+    # THREAT_TABLE goes in by reference: as a global, numba would copy 256 KiB into each function.
     return (tt_keys, tt_data, moves, scores, flags, analysis, history, killers, stop, counters,
-            params, fail_keys, fail_depth, order, order_flags)
+            params, fail_keys, fail_depth, order, order_flags, THREAT_TABLE)
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -126,46 +136,28 @@ def poll(sr: tuple) -> bool:
     return False
 
 
-@njit(nogil=True, cache=True, _nrt=False)
-def cell_threat(codes: np.ndarray, color: int, p: int) -> tuple:
-    """(threat class, ordering score, may be forbidden, makes a four) for `color` at empty p."""
-    n5 = 0
-    nf4 = 0
-    nb4 = 0
-    nf3 = 0
-    bad = False
-    score = 0
-    row = codes[color - 1]
-    for d in range(4):
-        code = row[d, p]
-        score += PATTERN_SCORE[code]
-        if code == F5:
-            n5 += 1
-        elif code == F4:
-            nf4 += 1
-        elif code == B4:
-            nb4 += 1
-        elif code == F3:
-            nf3 += 1
-        elif code >= OVERLINE:
-            bad = True
-    if n5 > 0:
-        tc = TC_FIVE
-    elif nf4 > 0 or nb4 >= 2:
-        tc = TC_FLEX4
-    elif nb4 > 0 and nf3 > 0:
-        tc = TC_FOUR3
-    elif nb4 > 0:
-        tc = TC_FOUR
-    elif nf3 >= 2:
-        tc = TC_DOUBLE3
-    elif nf3 > 0:
-        tc = TC_THREE
-    else:
-        tc = TC_NONE
-    maybe_forbidden = n5 == 0 and (bad or nf4 + nb4 >= 2 or nf3 >= 2)
-    makes_four = n5 + nf4 + nb4 > 0 or (bad and n5 == 0)
-    return tc, score, maybe_forbidden, makes_four
+def _threat_table() -> np.ndarray:
+    """The threat entry (T_* fields) of every word of four packed pattern codes (state.py)."""
+    word = np.arange(1 << 16, dtype=np.int64)
+    lines = [(word >> (4 * d)) & 15 for d in range(4)]
+    lines = [np.where(code < N_CODES, code, 0) for code in lines]  # words no board makes
+    score = sum(PATTERN_SCORE[code] for code in lines)
+    n5, nf4, nb4, nf3 = (sum((code == kind).astype(np.int64) for code in lines)
+                         for kind in (F5, F4, B4, F3))
+    bad = sum((code >= OVERLINE).astype(np.int64) for code in lines) > 0
+    tc = np.select(
+        [n5 > 0, (nf4 > 0) | (nb4 >= 2), (nb4 > 0) & (nf3 > 0), nb4 > 0, nf3 >= 2, nf3 > 0],
+        [TC_FIVE, TC_FLEX4, TC_FOUR3, TC_FOUR, TC_DOUBLE3, TC_THREE], TC_NONE)
+    maybe_forbidden = (n5 == 0) & (bad | (nf4 + nb4 >= 2) | (nf3 >= 2))
+    makes_four = (n5 + nf4 + nb4 > 0) | (bad & (n5 == 0))
+    three = (tc == TC_THREE) | (tc == TC_DOUBLE3)
+    entry = (score + THREAT_BONUS[tc]) | (tc << T_CLASS_SHIFT)
+    entry |= np.where(maybe_forbidden, T_MAYBE_FORBIDDEN, 0) | np.where(makes_four, T_FOUR, 0)
+    entry |= np.where(three, T_THREE, 0) | np.where(tc >= TC_DOUBLE3, T_STRONG, 0)
+    return entry.astype(np.int32)
+
+
+THREAT_TABLE = _threat_table()
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -248,6 +240,7 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     stride = info[I_STRIDE]
     renju = info[I_RULE] == RULE_RENJU
     params = sr[10]
+    threat = sr[15]
     opp_bonus = params[P_OPP_BONUS]
     own5 = -1
     opp5n = 0
@@ -267,49 +260,51 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
             p = base + x
             if cells[p] != 0 or near[p] == 0:
                 continue
-            tc_me, sc_me, mf_me, four_me = cell_threat(codes, me, p)
-            tc_op, sc_op, mf_op, four_op = cell_threat(codes, opp, p)
+            e_me = threat[codes[me - 1, p]]
+            e_op = threat[codes[opp - 1, p]]
             flag = 0
-            if renju and me == 1 and mf_me:
-                if is_forbidden(bd, p, np.int64(0)):
-                    flag |= FL_FORBIDDEN
-                    tc_me = TC_NONE
-                    sc_me = 0
-                    four_me = False
-            if renju and opp == 1 and mf_op:
-                if is_forbidden(bd, p, np.int64(0)):
-                    tc_op = TC_NONE
-                    sc_op = 0
-                    four_op = False
-            if tc_me == TC_FIVE:
-                own5 = p
-            if tc_op == TC_FIVE:
-                opp5n += 1
-                opp5 = p
-            if tc_me == TC_FLEX4 and ownf4 < 0:
-                ownf4 = p
-            if tc_op == TC_FLEX4:
-                oppf4n += 1
-            if four_me:
+            if renju and ((e_me | e_op) & T_MAYBE_FORBIDDEN) != 0:
+                # A forbidden point counts as no threat for black.
+                if me == 1 and (e_me & T_MAYBE_FORBIDDEN) != 0 and is_forbidden(bd, p, np.int64(0)):
+                    flag = FL_FORBIDDEN
+                    e_me = 0
+                if opp == 1 and (e_op & T_MAYBE_FORBIDDEN) != 0 and is_forbidden(bd, p, np.int64(0)):
+                    e_op = 0
+            if (e_me & T_FOUR) != 0:
                 flag |= FL_OWN_FOUR
                 own4n += 1
-            if four_op:
+            if (e_op & T_FOUR) != 0:
                 flag |= FL_OPP_FOUR
                 opp4n += 1
-            if (tc_me == TC_FOUR3 or tc_me == TC_DOUBLE3) and own_double < 0:
-                own_double = p
-            if tc_me == TC_THREE or tc_me == TC_DOUBLE3:
+            if (e_me & T_THREE) != 0:
                 flag |= FL_OWN_THREE
                 own3n += 1
-            if tc_op == TC_THREE or tc_op == TC_DOUBLE3:
+            if (e_op & T_THREE) != 0:
                 flag |= FL_OPP_THREE
-            bonus_me = THREAT_BONUS[tc_me]
-            bonus_op = THREAT_BONUS[tc_op]
-            own_sum += sc_me + bonus_me
-            opp_sum += sc_op + bonus_op * opp_bonus // 100
+            value_me = e_me & T_VALUE
+            value_op = e_op & T_VALUE
+            own_sum += value_me
+            opp_sum += value_op
+            if ((e_me | e_op) & T_STRONG) != 0:  # rare: fives, open fours, double threats
+                tc_me = e_me >> T_CLASS_SHIFT & 7
+                tc_op = e_op >> T_CLASS_SHIFT & 7
+                if tc_me == TC_FIVE:
+                    own5 = p
+                if tc_op == TC_FIVE:
+                    opp5n += 1
+                    opp5 = p
+                if tc_me == TC_FLEX4 and ownf4 < 0:
+                    ownf4 = p
+                if tc_op == TC_FLEX4:
+                    oppf4n += 1
+                if (tc_me == TC_FOUR3 or tc_me == TC_DOUBLE3) and own_double < 0:
+                    own_double = p
+                # The evaluation counts only a share of the opponent's threat bonus.
+                bonus_op = THREAT_BONUS[tc_op]
+                opp_sum += bonus_op * opp_bonus // 100 - bonus_op
             moves[n] = p
             # Attack a little ahead of defence; history breaks ties between quiet moves.
-            scores[n] = (sc_me + bonus_me) * 4 + (sc_op + bonus_op) * 3 + min(history[me - 1, p], 50)
+            scores[n] = value_me * 4 + value_op * 3 + min(history[me - 1, p], 50)
             flags[n] = flag
             n += 1
     if n == 0 and info[5] == 0:
@@ -483,18 +478,17 @@ def vcf(bd: tuple, sr: tuple, depth: int) -> int:
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def _supported_threats(bd: tuple, me: int, order: np.ndarray, m: int, width: int) -> int:
+def _supported_threats(bd: tuple, sr: tuple, me: int, order: np.ndarray, m: int, width: int) -> int:
     """Keep (in order, at most `width`) the attacker moves of a VCT node: double threats, and a
     lone four or three only with a two or better on another line to build on next."""
     codes = bd[9]
-    row = codes[me - 1]
     k = 0
     for i in range(m):
         p = order[i]
-        tc, score, maybe_forbidden, four = cell_threat(codes, me, p)
-        keep = tc >= TC_DOUBLE3
+        keep = (sr[15][codes[me - 1, p]] & T_STRONG) != 0
         for d in range(4):
-            if B2 <= row[d, p] < F3:
+            code = (codes[me - 1, p] >> (4 * d)) & 15
+            if B2 <= code < F3:
                 keep = True
         if keep:
             order[k] = p
@@ -551,7 +545,7 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
                     m = 1
         else:
             m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OWN_THREE, order, order_flags)
-            m = _supported_threats(bd, me, order, m, sr[10][P_VCT_WIDTH])
+            m = _supported_threats(bd, sr, me, order, m, sr[10][P_VCT_WIDTH])
         for i in range(m):
             p = order[i]
             make(bd, p)
@@ -609,8 +603,7 @@ def forbidden_cells(bd: tuple, out: np.ndarray) -> int:
             p = (y + PAD) * stride + x + PAD
             if cells[p] != 0:
                 continue
-            tc, score, maybe, four = cell_threat(codes, 1, p)
-            if maybe and is_forbidden(bd, p, np.int64(0)):
+            if is_forbidden(bd, p, np.int64(0)):
                 out[n] = p
                 n += 1
     return n
