@@ -55,7 +55,7 @@ NULL_SALT = np.uint64(0x5851F42D4C957F2D)
 THREAT_FLAGS = FL_OWN_FOUR | FL_OWN_THREE | FL_OPP_FOUR | FL_OPP_THREE
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline='always')
 def _tt_store(sr: tuple, h: np.uint64, move: int, depth: int, flag: int, score: int, ply: int) -> None:
     tt_keys = sr[0]
     slot = h & np.uint64(tt_keys.shape[0] - 1)
@@ -69,7 +69,7 @@ def _tt_store(sr: tuple, h: np.uint64, move: int, depth: int, flag: int, score: 
     sr[1][slot] = data
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline='always')
 def _tt_probe(sr: tuple, h: np.uint64, ply: int) -> tuple:
     """(found, move, depth, flag, score) for the position with hash h."""
     tt_keys = sr[0]
@@ -103,7 +103,7 @@ def _to_front(order: np.ndarray, order_flags: np.ndarray, m: int, move: int, at:
     return at
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline='always')
 def _noise(sr: tuple, h: np.uint64) -> int:
     """A deterministic +-P_EVAL_NOISE jitter from the position hash (for the medium level)."""
     amp = sr[10][P_EVAL_NOISE]

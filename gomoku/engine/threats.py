@@ -6,6 +6,12 @@ search tables tuple `sr` (see `new_search_tables`).
 The search-time functions compile with `_nrt=False` (no numba reference counting): otherwise each
 call increments and decrements every array of `bd` and `sr` atomically, some 40% of the search's
 time. They must not allocate (numba refuses to compile it); the per-ply buffers live in `sr`.
+
+A compiled call copies every array of its tuple arguments onto the stack (some 200 words for
+`bd` and `sr`), and such copies at the start of each node were erratically slow (the same code
+ran 30% slower or faster as arrays were added). So `analyse`, `sorted_moves` and the small
+helpers taking `sr` are inlined into their callers (`inline='always'`); the recursive searches
+and make/unmake (large, called from many places) stay calls.
 """
 
 from __future__ import annotations
@@ -122,7 +128,7 @@ def new_search_tables(tt_bits: int, n_cells: int) -> tuple:
             params, fail_keys, fail_depth, order, order_flags, THREAT_TABLE)
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline='always')
 def poll(sr: tuple) -> bool:
     """Count a node; True once the search must unwind (stop flag or node limit)."""
     counters = sr[9]
@@ -222,7 +228,7 @@ def is_forbidden(bd: tuple, p: int, depth: int) -> bool:
     return real >= 2
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline='always')
 def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     """Scan every candidate cell for both colours; fill the move buffers and `an[ply]`.
 
@@ -328,7 +334,7 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     return n
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline='always')
 def double_threat_wins(bd: tuple, an: np.ndarray) -> bool:
     """True if the side to move wins with a four-three or a double three: the opponent has no
     five to make and no four to interrupt with, so the answer to one threat leaves the other.
@@ -362,14 +368,14 @@ def five_cells_through(bd: tuple, color: int, p: int) -> tuple:
     return count, first
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline='always')
 def _fail_probe(sr: tuple, h: np.uint64, depth: int) -> bool:
     fail_keys = sr[11]
     slot = h & np.uint64(fail_keys.shape[0] - 1)
     return fail_keys[slot] == h and sr[12][slot] >= depth
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline='always')
 def _fail_store(sr: tuple, h: np.uint64, depth: int) -> None:
     fail_keys = sr[11]
     slot = h & np.uint64(fail_keys.shape[0] - 1)
@@ -377,7 +383,7 @@ def _fail_store(sr: tuple, h: np.uint64, depth: int) -> None:
     sr[12][slot] = depth
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline='always')
 def sorted_moves(
     sr: tuple, ply: int, n: int, mask: int, out: np.ndarray, out_flags: np.ndarray
 ) -> int:
