@@ -16,6 +16,8 @@ W = size + 2 * PAD, so a cell and all its line neighbours are indices in one 1-D
     codes   uint16[2, NC]     the pattern codes of every cell for each colour, 4 bits a direction
                               (direction d in bits 4d..4d+3): the table entries of its keys, kept
                               up to date by make/unmake, so one read gives a cell's four lines
+    cand    uint64[NC/64+1]   one bit per cell: empty with a stone within 2 (the candidate moves),
+                              so analyse visits the candidates without scanning the board
 
 `make` and `unmake` compile with `_nrt=False` (no reference counting: see threats.py).
 """
@@ -64,7 +66,7 @@ def cell_point(index: int, size: int) -> tuple[int, int]:
 @njit(nogil=True, cache=True)
 def _init_arrays(grid: np.ndarray, side: int, rule: int, cells: np.ndarray, keys: np.ndarray,
                  near: np.ndarray, info: np.ndarray, hashes: np.ndarray, zobrist: np.ndarray,
-                 dirs: np.ndarray, tables: np.ndarray, codes: np.ndarray) -> None:
+                 dirs: np.ndarray, tables: np.ndarray, codes: np.ndarray, cand: np.ndarray) -> None:
     size = grid.shape[0]
     stride = size + 2 * PAD
     n_cells = stride * stride
@@ -105,7 +107,7 @@ def _init_arrays(grid: np.ndarray, side: int, rule: int, cells: np.ndarray, keys
             keys[d, p] = key
             _set_codes(codes, tables, p, d, key)
         if cells[p] == 1 or cells[p] == 2:
-            _touch_near(near, dirs, p, 1)
+            _touch_near(cells, near, cand, dirs, p, 1)
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -118,13 +120,23 @@ def _set_codes(codes: np.ndarray, tables: np.ndarray, q: int, d: int, key: int) 
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def _touch_near(near: np.ndarray, dirs: np.ndarray, p: int, delta: int) -> None:
-    """Add `delta` to the neighbour count of the cells within 2 of p along the 4 lines."""
+def _touch_near(cells: np.ndarray, near: np.ndarray, cand: np.ndarray, dirs: np.ndarray, p: int,
+                delta: int) -> None:
+    """Add `delta` (+-1) to the neighbour count of the cells within 2 of p along the 4 lines; an
+    empty cell whose count leaves or reaches 0 turns its candidate bit on or off."""
+    was = 0 if delta > 0 else 1  # the count before a change that flips the bit
     for d in range(4):
         step = dirs[d]
-        for k in (1, 2):
-            near[p + k * step] += delta
-            near[p - k * step] += delta
+        for k in (-2, -1, 1, 2):
+            q = p + k * step
+            if near[q] == was and cells[q] == 0:
+                _flip_candidate(cand, q)
+            near[q] += delta
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _flip_candidate(cand: np.ndarray, q: int) -> None:
+    cand[q >> 6] ^= np.uint64(1) << np.uint64(q & 63)
 
 
 def new_state(grid: np.ndarray, side: int, rule: int, tables: np.ndarray) -> tuple:
@@ -142,17 +154,20 @@ def new_state(grid: np.ndarray, side: int, rule: int, tables: np.ndarray) -> tup
     dirs = np.zeros(4, dtype=np.int64)
     zobrist = ZOBRIST[:, :n_cells].copy()
     codes = np.zeros((2, n_cells), dtype=np.uint16)
+    cand = np.zeros(n_cells // 64 + 1, dtype=np.uint64)
     _init_arrays(np.ascontiguousarray(grid, dtype=np.int8), side, rule, cells, keys, near, info,
-                 hashes, zobrist, dirs, tables, codes)
-    return (cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes)
+                 hashes, zobrist, dirs, tables, codes, cand)
+    return (cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes, cand)
 
 
 @njit(nogil=True, cache=True, _nrt=False)
 def make(bd: tuple, p: int) -> None:
     """Play the side to move at the empty cell p (no legality check)."""
-    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes = bd
+    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes, cand = bd
     c = info[I_SIDE]
     cells[p] = c
+    if near[p] > 0:
+        _flip_candidate(cand, p)
     for d in range(4):
         step = dirs[d]
         for k in range(1, HALF + 1):
@@ -162,7 +177,7 @@ def make(bd: tuple, p: int) -> None:
             q = p + k * step
             keys[d, q] += c << key_bit(-k)
             _set_codes(codes, tables, q, d, keys[d, q])
-    _touch_near(near, dirs, p, 1)
+    _touch_near(cells, near, cand, dirs, p, 1)
     ply = info[I_PLY]
     hashes[ply + 1] = hashes[ply] ^ zobrist[c - 1, p]
     stack[ply] = p
@@ -174,7 +189,7 @@ def make(bd: tuple, p: int) -> None:
 @njit(nogil=True, cache=True, _nrt=False)
 def unmake(bd: tuple) -> None:
     """Take back the last move made with `make`."""
-    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes = bd
+    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes, cand = bd
     ply = info[I_PLY] - 1
     p = stack[ply]
     c = np.int64(cells[p])
@@ -188,7 +203,9 @@ def unmake(bd: tuple) -> None:
             q = p + k * step
             keys[d, q] -= c << key_bit(-k)
             _set_codes(codes, tables, q, d, keys[d, q])
-    _touch_near(near, dirs, p, -1)
+    _touch_near(cells, near, cand, dirs, p, -1)
+    if near[p] > 0:
+        _flip_candidate(cand, p)
     info[I_PLY] = ply
     info[I_SIDE] = c
     info[I_STONES] -= 1

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros  # count trailing zeros (tzcnt)
 
 from gomoku.engine.patterns import (
     B2,
@@ -173,7 +174,7 @@ def is_forbidden(bd: tuple, p: int, depth: int) -> bool:
     A five is never forbidden. An open three counts only if some point makes it a straight four
     that is itself not forbidden (checked recursively, RIF 9.3), to a depth of 4.
     """
-    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes = bd
+    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes, cand = bd
     row = tables[0]
     n5 = 0
     fours = 0
@@ -234,7 +235,7 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
 
     Returns the number of candidates (empty cells near a stone; the centre on an empty board).
     """
-    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes = bd
+    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes, cand = bd
     moves = sr[2][ply]
     scores = sr[3][ply]
     flags = sr[4][ply]
@@ -260,12 +261,11 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     own_sum = 0
     opp_sum = 0
     n = 0
-    for y in range(size):
-        base = (y + PAD) * stride + PAD
-        for x in range(size):
-            p = base + x
-            if cells[p] != 0 or near[p] == 0:
-                continue
+    for w in range(cand.shape[0]):
+        bits = cand[w]
+        while bits != 0:  # the candidates in index order, as a scan of the board would see them
+            p = w * 64 + np.int64(trailing_zeros(bits))
+            bits &= bits - np.uint64(1)
             e_me = threat[codes[me - 1, p]]
             e_op = threat[codes[opp - 1, p]]
             flag = 0
@@ -350,7 +350,7 @@ def double_threat_wins(bd: tuple, an: np.ndarray) -> bool:
 @njit(nogil=True, cache=True, _nrt=False)
 def five_cells_through(bd: tuple, color: int, p: int) -> tuple:
     """(count, one cell) of the empty cells on the lines through p where `color` makes five."""
-    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes = bd
+    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes, cand = bd
     row = tables[color - 1]
     count = 0
     first = -1
@@ -600,7 +600,7 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
 @njit(nogil=True, cache=True, _nrt=False)
 def forbidden_cells(bd: tuple, out: np.ndarray) -> int:
     """Renju: fill `out` with every empty cell black may not play; returns how many."""
-    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes = bd
+    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes, cand = bd
     size = info[I_SIZE]
     stride = info[I_STRIDE]
     n = 0
