@@ -189,15 +189,13 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
         if m == 0:
             return -(WIN - ply - 4)
     else:
-        m = sorted_moves(sr, ply, n, 0, order, order_flags)
         # Narrower near the leaves: the ordering's tail matters less with little depth left.
         width = params[P_WIDTH]
         if depth <= 2:
             width = max(5, width // 2)
         elif depth <= 4:
             width = max(6, width * 3 // 4)
-        if m > width:
-            m = width
+        m = sorted_moves(sr, ply, n, 0, order, order_flags, width)
     if m == 0:
         return 0
     # A loss is only concluded after every candidate was tried (see Step 9).

@@ -385,30 +385,36 @@ def _fail_store(sr: tuple, h: np.uint64, depth: int) -> None:
 
 @njit(nogil=True, cache=True, _nrt=False, inline='always')
 def sorted_moves(
-    sr: tuple, ply: int, n: int, mask: int, out: np.ndarray, out_flags: np.ndarray
+    sr: tuple, ply: int, n: int, mask: int, out: np.ndarray, out_flags: np.ndarray,
+    limit: int = MAX_MOVES,
 ) -> int:
     """Copy the candidates at `ply` whose flags meet `mask` (0: all) and are not forbidden into
-    `out` (their flags into `out_flags`), best ordering score first; returns how many."""
+    `out` (their flags into `out_flags`), best ordering score first; returns how many.
+
+    At most `limit` are kept: the first `limit` of the full order (ties keep the scan order)."""
     moves = sr[2][ply]
     scores = sr[3][ply]
     flags = sr[4][ply]
-    # `out` holds candidate indices while sorting, then the moves.
+    # `out` holds candidate indices while sorting, then the moves. Insertion sort by score,
+    # descending, stable, into a list of at most `limit` (a quiet node keeps only its best few).
     m = 0
     for i in range(n):
         if (flags[i] & FL_FORBIDDEN) != 0:
             continue
         if mask != 0 and (flags[i] & mask) == 0:
             continue
-        out[m] = i
-        m += 1
-    # Insertion sort by score, descending, stable (lists are short).
-    for i in range(1, m):
-        k = out[i]
-        j = i
-        while j > 0 and scores[k] > scores[out[j - 1]]:
+        score = scores[i]
+        if m < limit:
+            j = m
+            m += 1
+        elif score > scores[out[m - 1]]:
+            j = m - 1  # the last one drops out
+        else:
+            continue
+        while j > 0 and score > scores[out[j - 1]]:
             out[j] = out[j - 1]
             j -= 1
-        out[j] = k
+        out[j] = i
     for i in range(m):
         k = out[i]
         out[i] = moves[k]
