@@ -4,7 +4,8 @@ Prints tables of figures (nothing is asserted):
   1. first call (compile, or load from numba's cache) and a warm call;
   2. per level and position: nodes, nodes/s and depth reached in a 1 s search;
   3. fixed-depth searches (hard settings, depth 4): node counts, which change only when the
-     search changes, so a diff of this table catches unintended changes;
+     search changes, so a diff of this table catches unintended changes; with wall and CPU
+     seconds (CPU time holds up better on a loaded machine) and the total nodes per CPU second;
   4. compiled vs plain Python (NUMBA_DISABLE_JIT=1 in a subprocess): nodes/s ratio.
 
 Usage: .venv/bin/python tools/bench.py [--time 1.0] [--depth 4] [--skip-python]
@@ -62,10 +63,11 @@ def fixed_depth_run(depth: int, names: list[str], level_name: str = "hard") -> d
     for name in names:
         driver.new_game()
         started = time.perf_counter()
+        cpu_started = time.process_time()
         result = driver.think(position_for(name), Level(level_name), SearchLimit(1e6, max_depth=depth))
         elapsed = time.perf_counter() - started
         out[name] = {"nodes": result.nodes, "seconds": elapsed, "move": result.move,
-                     "depth": result.depth}
+                     "depth": result.depth, "cpu": time.process_time() - cpu_started}
     return out
 
 
@@ -119,9 +121,14 @@ def main() -> None:
     # 3. Fixed-depth node counts.
     fixed = fixed_depth_run(args.depth, names)
     print(f"\nfixed depth {args.depth} (hard settings, fresh tables):")
-    print(f"{'position':10} {'nodes':>9} {'move':>8} {'seconds':>8}")
+    print(f"{'position':10} {'nodes':>9} {'move':>8} {'seconds':>8} {'cpu s':>8}")
     for name, row in fixed.items():
-        print(f"{name:10} {row['nodes']:9d} {str(tuple(row['move'])):>8} {row['seconds']:8.3f}")
+        print(f"{name:10} {row['nodes']:9d} {str(tuple(row['move'])):>8} {row['seconds']:8.3f} "
+              f"{row['cpu']:8.3f}")
+    total_nodes = sum(row["nodes"] for row in fixed.values())
+    total_cpu = sum(row["cpu"] for row in fixed.values())
+    print(f"{'total':10} {total_nodes:9d} {'':>8} {'':>8} {total_cpu:8.3f}  "
+          f"({total_nodes / max(total_cpu, 1e-9):.0f} nodes per CPU second)")
 
     # 4. Compiled vs plain Python on one position (medium's search: no VCT, so it ends soon).
     if args.skip_python:
