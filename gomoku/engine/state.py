@@ -114,7 +114,7 @@ def _init_arrays(grid: np.ndarray, side: int, rule: int, cells: np.ndarray, keys
 def _set_codes(codes: np.ndarray, tables: np.ndarray, q: int, d: int, key: int) -> None:
     """Store the pattern codes (both colours) of cell q in direction d, whose line key is `key`."""
     shift = 4 * d
-    keep = ~(15 << shift)
+    keep = 0xFFFF ^ (15 << shift)  # not ~(...): plain Python (NUMBA_DISABLE_JIT) wants a uint16
     codes[0, q] = (codes[0, q] & keep) | (np.int64(tables[0, key]) << shift)
     codes[1, q] = (codes[1, q] & keep) | (np.int64(tables[1, key]) << shift)
 

@@ -17,7 +17,7 @@ and make/unmake (large, called from many places) stay calls.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import config, njit
 from numba.cpython.unsafe.numbers import trailing_zeros  # count trailing zeros (tzcnt)
 
 from gomoku.engine.patterns import (
@@ -105,6 +105,11 @@ P_OPP_BONUS = 8  # evaluation: share of the opponent's threat bonuses counted, i
 N_PARAMS = 16
 
 VCT_SALT = np.uint64(0x9E3779B97F4A7C15)
+
+if config.DISABLE_JIT:  # numba's intrinsic has no plain-Python form (tools/bench.py section 4)
+
+    def trailing_zeros(bits: np.uint64) -> int:
+        return (int(bits) & -int(bits)).bit_length() - 1
 
 
 def new_search_tables(tt_bits: int, n_cells: int) -> tuple:
