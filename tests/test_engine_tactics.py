@@ -560,6 +560,42 @@ CASES: list[tuple[str, Rule, Color | None, tuple[int, int], str]] = [
         """,
     ),
     (
+        'black wins by a 9-stone VCF (from a game)',
+        Rule.FREESTYLE, None, (3, 1),
+        """
+        . . . . . . . . . . .
+        . . . . O . . . . . .
+        . . . . X . . . . . .
+        . . . O X . O . . . .
+        . . O X X X * . . . .
+        . . . X X . . . . . .
+        . . . X O O . . . . .
+        . . . . . . O . . . .
+        . * . * . X . O . . .
+        . . . . . . O . O . .
+        . . . . . . . . . X .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
+        'black wins by a 9-stone VCF (from a game)',
+        Rule.FREESTYLE, None, (3, 1),
+        """
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . * . . . . . .
+        . . . O X . O . . . .
+        . . O X X X X O . . .
+        . . . X X . . . . . .
+        . . . X O O . . . . .
+        . . . . . . O . . . .
+        . * . * . X . O . . .
+        . . . . . . O . O . .
+        . . . . . . . . . X .
+        . . . . . . . . . . .
+        """,
+    ),
+    (
         'white wins by a 4-stone VCF (from a game)',
         Rule.FREESTYLE, None, (0, 0),
         """
