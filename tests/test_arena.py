@@ -147,7 +147,8 @@ def test_balanced_openings_are_reproducible_and_within_the_bound(tmp_path):
     from gomoku.core import Rule
 
     for opening in first["openings"]:
-        assert abs(arena.opening_score(tuple(map(tuple, opening)), 15, Rule.FREESTYLE)) <= 400
+        score = arena.opening_score(tuple(map(tuple, opening)), 15, Rule.FREESTYLE)
+        assert score is not None and abs(score) <= 400
     # --balance 0: plain random openings, nothing judged.
     done = run_arena("easy", "easy", "--games", "4", "--time", "0.1", "--seed", "3",
                      "--balance", "0", "--out", str(tmp_path / "c"))

@@ -41,7 +41,6 @@ RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 4}
 START_TIMEOUT_S = 180.0  # START may compile an engine from a cold cache
 OPENING_RADIUS = 2  # opening stones fall in the 5x5 square around the centre
 BALANCE_DEPTH = 6  # the fixed search depth that judges whether an opening is balanced
-WIN_SCORE = 30000  # an opening with a forced line (a threat win or a forced move) is not balanced
 _MOVE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 
 
@@ -195,9 +194,10 @@ def random_opening(rng: random.Random, size: int, stones: int) -> tuple[Point, .
     return tuple(rng.sample(square, stones))
 
 
-def opening_score(opening: tuple[Point, ...], size: int, rule: Rule) -> int:
+def opening_score(opening: tuple[Point, ...], size: int, rule: Rule) -> int | None:
     """Our hard engine's score of `opening` for the side to move, at a fixed depth (so a seed
-    gives the same openings on every run of the same engine)."""
+    gives the same openings on every run of the same engine); None if the engine answered
+    without a search (a threat win or a forced move): such an opening is not balanced."""
     from gomoku.engine import driver
     from gomoku.engine.api import Level, Position, SearchLimit
 
@@ -205,7 +205,7 @@ def opening_score(opening: tuple[Point, ...], size: int, rule: Rule) -> int:
     driver.new_game()
     position = Position.from_board(Board.from_moves(opening, size, rule))
     result = driver.think(position, Level.HARD, SearchLimit(1e6, max_depth=BALANCE_DEPTH))
-    return result.score if result.info.get("kind") == "search" else WIN_SCORE
+    return result.score if result.info.get("kind") == "search" else None
 
 
 def balanced_openings(rng: random.Random, size: int, stones: int, rule: Rule, count: int,
@@ -219,7 +219,8 @@ def balanced_openings(rng: random.Random, size: int, stones: int, rule: Rule, co
             raise ValueError(f"only {len(kept)} of {drawn} openings scored within {limit}")
         opening = random_opening(rng, size, stones)
         drawn += 1
-        if abs(opening_score(opening, size, rule)) <= limit:
+        score = opening_score(opening, size, rule)
+        if score is not None and abs(score) <= limit:
             kept.append(opening)
     return kept, drawn
 
