@@ -19,3 +19,13 @@ def press(app: App, key: int) -> None:
     """One key press (no modifiers, no text), then one frame."""
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
     app.frame()
+
+
+def idle_frames(app: App, count: int) -> int:
+    """Run `count` frames in which nothing changes and assert none of them was presented again;
+    returns the number of frames presented so far."""
+    presented = app.frames_presented
+    for _ in range(count):
+        app.frame()
+    assert app.frames_presented == presented, "an unchanged frame was presented again"
+    return presented

@@ -10,7 +10,7 @@ from pathlib import Path
 import pygame
 import pytest
 from app_input import click as click_button
-from app_input import press
+from app_input import idle_frames, press
 
 from gomoku.core.types import Color, Reason
 from gomoku.ui.app import App, AppOptions
@@ -512,10 +512,7 @@ def test_an_unchanged_board_is_not_presented_again_but_a_move_or_a_notice_is(mak
     app = make_app()
     start(app, mode="local", rule="freestyle")
     app.frame()
-    presented = app.frames_presented
-    for _ in range(5):
-        app.frame()
-    assert app.frames_presented == presented  # nothing changed: no round trip to the display
+    presented = idle_frames(app, 5)  # nothing changed: no round trip to the display
     click_point(app, (7, 7))
     app.frame()
     assert app.frames_presented > presented

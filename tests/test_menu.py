@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from app_input import click
+from app_input import click, idle_frames
 from app_input import press as press_key
 
 from gomoku.core import Board, Rule
@@ -231,10 +231,7 @@ def test_an_idle_menu_is_not_presented_again_until_something_changes(tmp_path) -
         menu.attract.move_interval_s = 1e9  # the game behind the menu holds still
         app.frame()
         app.frame()
-        presented = app.frames_presented
-        for _ in range(5):
-            app.frame()
-        assert app.frames_presented == presented
+        presented = idle_frames(app, 5)
         pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=menu.ai_button.rect.center,
                                              rel=(0, 0), buttons=(0, 0, 0)))
         app.frame()  # the hover shows at once

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pygame
-from app_input import click, press
+from app_input import click, idle_frames, press
 
 from gomoku.core.records import GameRecord
 from gomoku.core.types import Rule
@@ -90,10 +90,7 @@ def test_an_idle_review_is_not_presented_again_until_a_step(app: App) -> None:
     app.switch("review", {"record": _record()})
     app.frame()
     app.frame()
-    presented = app.frames_presented
-    for _ in range(5):
-        app.frame()
-    assert app.frames_presented == presented
+    presented = idle_frames(app, 5)
     press(app, pygame.K_LEFT)
     assert app.frames_presented == presented + 1
     assert app.current.ply == len(MOVES) - 1

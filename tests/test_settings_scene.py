@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from app_input import click
+from app_input import click, idle_frames
 from app_input import press as press_key
 
 from gomoku.ui.app import App, AppOptions
@@ -215,10 +215,7 @@ def test_settings_work_from_the_keyboard(app: App) -> None:
 def test_the_name_cursor_keeps_blinking_while_the_rest_holds_still(app: App) -> None:
     app.switch("settings", {})
     app.frame()
-    presented = app.frames_presented
-    for _ in range(3):
-        app.frame()
-    assert app.frames_presented == presented  # nothing moves: nothing is presented
+    presented = idle_frames(app, 3)  # nothing moves: nothing is presented
     scene = app.current
     scene.name_input.focused = True
     started = pygame.time.get_ticks()
