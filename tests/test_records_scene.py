@@ -53,7 +53,7 @@ def test_save_as_psq_uses_piskvork_format(app: App) -> None:
     assert records.load_record(saved).moves == MOVES
 
 
-def test_a_renju_game_saved_as_psq_says_the_rule_is_not_kept(app: App) -> None:
+def test_a_renju_game_saved_as_psq_opens_as_renju(app: App) -> None:
     renju = _record()
     renju.rule = Rule.RENJU
     app.switch("records", {"save": renju, "back": "menu"})
@@ -61,8 +61,9 @@ def test_a_renju_game_saved_as_psq_says_the_rule_is_not_kept(app: App) -> None:
     type_name(app, "renju game")
     app.current.format_choice.value = ".psq"
     click(app, app.current.save_button.rect)
-    assert (app.paths.saves_dir / "renju game.psq").is_file()
-    assert any("do not keep the rule" in notice.text for notice in app.notices)
+    saved = app.paths.saves_dir / "renju game.psq"
+    assert records.load_record(saved).rule is Rule.RENJU
+    assert saved.read_text(encoding="utf-8").startswith("Piskvorky 15x15")
 
 
 def test_saving_over_a_file_asks_first(app: App) -> None:

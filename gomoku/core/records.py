@@ -377,12 +377,18 @@ def _check_result(board: Board, result: str, reason: str, line: int | None) -> N
 
 
 def export_psq(record: GameRecord) -> str:
-    """The record as Piskvork `.psq` text (both players written as humans, error code 0)."""
+    """The record as Piskvork `.psq` text (both players written as humans, error code 0).
+
+    A standard or renju game gets a last trailer line naming its rule, which `import_psq`
+    reads back: under freestyle its moves may be illegal (play goes on after an overline).
+    """
     lines = [f"Piskvorky {record.size}x{record.size}, 0:0, 0"]
     for index, (x, y) in enumerate(record.moves):
         millis = round(record.times[index] * 1000) if index < len(record.times) else 0
         lines.append(f"{x + 1},{y + 1},{millis}")
     lines += [_one_line(record.black), _one_line(record.white), "0"]
+    if record.rule is not Rule.FREESTYLE:
+        lines.append(f"rule {record.rule.value}")
     return "\n".join(lines) + "\n"
 
 

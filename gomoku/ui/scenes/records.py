@@ -21,7 +21,6 @@ import pygame
 from gomoku.core import records
 from gomoku.core.board import Board
 from gomoku.core.records import PSQ_SUFFIX, RECORD_SUFFIX, GameRecord, RecordError
-from gomoku.core.types import Rule
 from gomoku.ui.board_view import BoardView, Overlay
 from gomoku.ui.scene import Scene
 from gomoku.ui.widgets import Button, Choice, ListView, TextInput, blit_text, wrap_words
@@ -242,11 +241,7 @@ class RecordsScene(Scene):
         except OSError as error:
             self.app.notify(f"Could not save {path.name} ({error.strerror or error}).", error=True)
             return False
-        if path.suffix == PSQ_SUFFIX and self.record.rule is not Rule.FREESTYLE:
-            self.app.notify(f"Saved as {path.name}. Piskvork files do not keep the rule: "
-                            "it will open as freestyle.")
-        else:
-            self.app.notify(f"Saved as {path.name}.")
+        self.app.notify(f"Saved as {path.name}.")
         self.app.switch(self.back, self.back_data)
         return True
 
