@@ -670,12 +670,18 @@ class HostMatch(_Side):
 
 
 class GuestMatch(_Side):
-    """The guest's side: a mirror of the host's game, adopted from start, move, sync, result."""
+    """The guest's side: a mirror of the host's game, adopted from start, move, sync, result.
+
+    `session` is a token from an earlier connection (e.g. kept with the autosave): the first
+    welcome then brings Connected and the host's sync.
+    """
 
     role = "guest"
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, session: str | None = None) -> None:
         super().__init__(name)
+        self.token = session  # a token kept from an earlier run: the host then sends a sync
+        self._welcomed = False
         self.address = ""
         self.port = 0
         self._expect: str | None = None  # the why of the next sync (an agreed undo/restart)
@@ -758,7 +764,7 @@ class GuestMatch(_Side):
         return out.step()
 
     def _welcome(self, out: _Out, data: Mapping[str, Any], now: float) -> None:
-        if self.token is not None and data.get("session") == self.token:
+        if self._welcomed and data.get("session") == self.token:
             self.connected = True
             self.lost_deadline = None
             out.event(Reconnected())  # the host's sync follows
@@ -777,6 +783,7 @@ class GuestMatch(_Side):
             self.finished = True
             return
         self.token = data["session"]
+        self._welcomed = True
         self.color, self.rule, self.size, self.control = color, rule, size, control
         self.opponent = clean_text(data.get("name"), 32) or "host"
         self.connected = True
@@ -797,7 +804,7 @@ class GuestMatch(_Side):
         }.get(reason, "the host refused the connection")
         self.finished = True
         self.connected = False
-        out.event(Failed(words) if self.token is None else Closed(words))
+        out.event(Closed(words) if self._welcomed else Failed(words))
         out.close = "rejected"
 
     def _adopt(self, out: _Out, kind: str, data: Mapping[str, Any], now: float) -> None:
