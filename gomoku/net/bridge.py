@@ -18,6 +18,7 @@ from typing import Any
 from gomoku.core.types import Point, Rule
 from gomoku.net.events import (
     EVENTS_LIMIT,
+    Closed,
     Failed,
     GameOver,
     HostOptions,
@@ -108,7 +109,10 @@ class NetBridge:
             self.events.put_nowait(event)
         if self._advertiser is not None:
             state = None
-            if isinstance(event, PositionSet):
+            if isinstance(event, Closed):  # the host's session ended by itself: withdraw
+                advertiser, self._advertiser = self._advertiser, None
+                self._spawn(lambda: self._withdraw(advertiser))
+            elif isinstance(event, PositionSet):
                 state = "playing" if event.state == "playing" else "open"
             elif isinstance(event, GameOver):
                 state = "open"
@@ -133,7 +137,13 @@ class NetBridge:
             await session.close()
         if self._advertiser is not None:
             advertiser, self._advertiser = self._advertiser, None
-            await self._quietly(advertiser.unregister())
+            await self._withdraw(advertiser)
+
+    async def _withdraw(self, advertiser: Any) -> None:
+        await self._quietly(advertiser.unregister())
+        close = getattr(advertiser, "close", None)  # frees zeroconf's sockets
+        if close is not None:
+            await self._quietly(close())
 
     # --- lobby ---------------------------------------------------------------------------
 
@@ -183,7 +193,8 @@ class NetBridge:
         advertiser = Advertiser(self.interface)
         try:
             await asyncio.wait_for(advertiser.register(options, port), CLOSE_S * 2)
-        except Exception:  # noqa: BLE001 - zeroconf's many failures all mean the same here
+        except Exception:  # zeroconf's many failures all mean the same here
+            await self._withdraw(advertiser)
             self._put(Notice("this game could not be announced on the network; "
                              "the guest can still type the address"))
             return

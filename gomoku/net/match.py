@@ -377,6 +377,8 @@ class HostMatch(_Side):
                 self.control, self.token, peer[0], peer[1],
             )
         )
+        if self.start_moves:  # Connected shows an empty board: the loaded start replaces it
+            out.event(self._position(now, "load"))
 
     def _welcome_back(self, out: _Out, now: float) -> None:
         self.connected = True
@@ -448,7 +450,8 @@ class HostMatch(_Side):
             out.event(Closed(f"{self.opponent} left"))
             out.close = "bye"
         elif kind == "error":
-            out.event(Notice(f"{self.opponent}'s game reported: {data.get('message', '')}", error=True))
+            text = clean_text(data.get("message"), 200) or "an error"
+            out.event(Notice(f"{self.opponent}'s game reported: {text}", error=True))
         else:  # welcome, start, sync, load, result, reject, hello: the host's own words
             out.msg("error", code="bad_message", message=f"a guest may not send {kind}")
         return out.step()
