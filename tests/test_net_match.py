@@ -420,6 +420,12 @@ def test_the_seat_is_kept_for_the_token_only_and_ends_as_disconnect() -> None:
     assert isinstance(duel.events["host"][-1], Closed) and duel.closed["host"]
 
 
+def test_names_that_would_not_pass_the_wire_are_replaced() -> None:
+    guest = GuestMatch("\x1b[31m" + "B" * 40)
+    assert guest.name == "guest"
+    assert GuestMatch("  Bob\u200b ").name == "Bob"
+
+
 def test_another_protocol_version_is_rejected_in_plain_words() -> None:
     host = HostMatch(HostOptions("Alice"))
     guest = GuestMatch("Bob")

@@ -192,6 +192,20 @@ def test_a_second_guest_is_turned_away_as_busy(duel: Callable[..., tuple[Side, S
     play(host, guest, [(7, 7), (8, 8)])
 
 
+def test_a_taken_port_gives_way_to_a_free_one() -> None:
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    side = Side()
+    try:
+        side.bridge.host(HostOptions("Alice", port=taken.getsockname()[1], advertise=False))
+        hosting = side.wait(Hosting)
+        assert hosting.port not in (0, taken.getsockname()[1])
+    finally:
+        side.bridge.close()
+        taken.close()
+
+
 def test_joining_a_port_nobody_listens_on_fails_in_plain_words() -> None:
     probe = socket.socket()
     probe.bind(("127.0.0.1", 0))

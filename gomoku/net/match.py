@@ -26,6 +26,7 @@ from gomoku.core.game import Game, PlayerInfo
 from gomoku.core.types import Color, IllegalMoveError, Outcome, Point, Reason, Rule
 from gomoku.net.events import (
     MAX_CHAT_CHARS,
+    MAX_NAME_CHARS,
     RECONNECT_WINDOW_S,
     REQUEST_TIMEOUT_S,
     ChatReceived,
@@ -202,7 +203,7 @@ class _Side:
     role = ""
 
     def __init__(self, name: str) -> None:
-        self.name = name
+        self.name = clean_text(name, MAX_NAME_CHARS) or self.role  # it goes on the wire
         self.opponent = ""
         self.color = Color.BLACK
         self.rule = Rule.FREESTYLE
@@ -365,7 +366,7 @@ class HostMatch(_Side):
         self.token = secrets.token_urlsafe(16)
         host_color = self.options.host_color
         self.color = host_color if host_color is not None else self.rng.choice(list(Color))
-        self.opponent = clean_text(data.get("name"), 32) or "guest"
+        self.opponent = clean_text(data.get("name"), MAX_NAME_CHARS) or "guest"
         self.connected = True
         self.game = self._game(self.start_moves)
         out.msg("welcome", **self._welcome_fields())
@@ -788,7 +789,7 @@ class GuestMatch(_Side):
         self.token = data["session"]
         self._welcomed = True
         self.color, self.rule, self.size, self.control = color, rule, size, control
-        self.opponent = clean_text(data.get("name"), 32) or "host"
+        self.opponent = clean_text(data.get("name"), MAX_NAME_CHARS) or "host"
         self.connected = True
         self.state = "waiting"
         self.game = self._game(())
