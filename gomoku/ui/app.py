@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from gomoku.core.settings import Settings, load_settings, save_settings
+from gomoku.core.settings import Settings, check_value, load_settings, save_settings
 from gomoku.paths import UserPaths, user_paths
 from gomoku.ui.audio import Audio
 from gomoku.ui.scene import Scene
@@ -29,6 +29,7 @@ from gomoku.ui.widgets import wrap_words
 
 if TYPE_CHECKING:
     from gomoku.engine.worker import EngineWorker
+    from gomoku.ui.lan_link import LanLink
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,7 @@ class AppOptions:
     home: Path | None = None
     screenshot_frames: int = SCREENSHOT_FRAMES
     startup_probe: bool = False
+    lan_interface: str | None = None  # --lan-interface: overrides the setting for this run
 
 
 @dataclass
@@ -118,6 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the scene to show first (with --screenshot): %(choices)s")
     parser.add_argument("--home", metavar="DIR", type=Path,
                         help="keep settings, saves and the autosave in DIR (like $GOMOKU_HOME)")
+    parser.add_argument("--lan-interface", metavar="ADDR",
+                        help="LAN duel on this interface only (an IP address such as 127.0.0.1); "
+                        "default: the setting, else all interfaces")
     return parser
 
 
@@ -131,6 +136,10 @@ def parse_args(argv: list[str] | None = None) -> AppOptions:
             size = parse_size(args.size)
         except ValueError as error:
             parser.error(str(error))
+    if args.lan_interface is not None:
+        problem = check_value("lan_interface", args.lan_interface)
+        if problem is not None:
+            parser.error(f"--lan-interface {problem}")
     scene_data: dict[str, Any] = {}
     if args.screenshot and args.scene == "board":
         scene_data = {"mode": "local", "moves": [list(p) for p in SAMPLE_OPENING]}
@@ -149,6 +158,7 @@ def parse_args(argv: list[str] | None = None) -> AppOptions:
         scene_data=scene_data,
         home=args.home,
         startup_probe=bool(os.environ.get(STARTUP_PROBE_ENV)),
+        lan_interface=args.lan_interface,
     )
 
 
@@ -235,6 +245,8 @@ class App:
         self._engine_loader = threading.Thread(target=self._load_engine, name="engine-loader", daemon=True)
         self._engine_loader.start()
 
+        self.lan: LanLink | None = None  # the LAN duel, while one lasts (see lan_link.py)
+
         self._scenes: dict[str, Scene] = {}
         self.current: Scene | None = None
         self.current_name = ""
@@ -289,6 +301,41 @@ class App:
     @property
     def screen_size(self) -> tuple[int, int]:
         return self.screen.get_size()
+
+    @property
+    def lan_interface(self) -> str:
+        """The interface LAN play is limited to ("" = all): the flag, else the setting."""
+        if self.options.lan_interface is not None:
+            return self.options.lan_interface
+        return self.settings.lan_interface
+
+    def open_lan(self) -> LanLink:
+        """The LAN duel's link, started on first use (its network thread starts with it)."""
+        if self.lan is None or self.lan.phase == "closed":
+            from gomoku.net.bridge import NetBridge
+            from gomoku.ui.lan_link import LanLink
+
+            self.lan = LanLink(NetBridge(self.lan_interface), self.settings.player_name)
+        return self.lan
+
+    def close_lan(self) -> None:
+        """End the LAN duel: bye to the other side, unregister, stop the network thread."""
+        link, self.lan = self.lan, None
+        if link is not None:
+            link.close()
+
+    def _pump_lan(self) -> None:
+        """The network's news, read once a frame whichever scene shows (see lan_link.py)."""
+        link = self.lan
+        if link is None:
+            return
+        link.pump(time.monotonic())
+        for text, error in link.notices:
+            self.notify(text, error=error)
+        link.notices.clear()
+        for sound in link.sounds:
+            self.audio.play(sound)
+        link.sounds.clear()
 
     def save_settings(self) -> bool:
         """Write `self.settings` now and apply the sound settings; False (with a notice) on failure."""
@@ -449,6 +496,7 @@ class App:
             self._engine_error_shown = True
             self.notify(f"The computer player could not start ({self._engine_error}); "
                         "two-player games still work.", error=True)
+        self._pump_lan()
         self.current.update(dt)
         for notice in self.notices:
             notice.seconds_left -= dt
@@ -516,6 +564,7 @@ class App:
         """Leave the scene, stop the engine and sound, close the window. Safe to call twice."""
         if self.running:
             self.quit()
+        self.close_lan()
         with self._engine_lock:
             self._closed = True
             engine, self._engine = self._engine, None
