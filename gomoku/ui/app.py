@@ -110,7 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="gomoku",
         description="Gomoku (five in a row): play the computer, a friend on this screen, or on your LAN.",
         epilog="Keys: F11 fullscreen/window, Esc back to the menu. Settings are saved in your "
-        "user config folder (or under --home / $GOMOKU_HOME).",
+        "user config folder (or under --home / $GOMOKU_HOME). `gomoku serve --help`: host LAN duels "
+        "without a window, the engine playing every guest.",
     )
     parser.add_argument("--windowed", action="store_true", help="open in a resizable window instead of fullscreen")
     parser.add_argument("--size", metavar="WxH", help="window size, e.g. 1280x800 (implies --windowed)")
