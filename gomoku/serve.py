@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import queue
 import re
 import sys
@@ -56,8 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", default="Computer", help="the name guests see (1 to 24 characters)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"TCP port (default {DEFAULT_PORT}; 0 or taken: any free port)")
-    parser.add_argument("--lan-interface", metavar="ADDR", default="",
-                        help="serve on this interface only, e.g. 127.0.0.1 (default: all)")
+    parser.add_argument("--lan-interface", metavar="ADDR", default=os.environ.get("GOMOKU_LAN_INTERFACE", ""),
+                        help="serve on this interface only, e.g. 127.0.0.1 "
+                        "(default: $GOMOKU_LAN_INTERFACE, else all)")
     parser.add_argument("--rule", choices=[rule.value for rule in Rule], default="freestyle")
     parser.add_argument("--size", type=int, default=15, help=f"board size {MIN_SIZE}-{MAX_SIZE} (freestyle only)")
     parser.add_argument("--time", default="none", help=f"time control: {TIME_FORMS}")

@@ -45,6 +45,7 @@ GIL_SWITCH_INTERVAL_S = 0.001
 PACER_SPIN_S = 0.001
 LOADER_JOIN_S = 3.0
 STARTUP_PROBE_ENV = "GOMOKU_STARTUP_PROBE"
+LAN_INTERFACE_ENV = "GOMOKU_LAN_INTERFACE"  # like --lan-interface; the tests set 127.0.0.1
 """When set, the app prints `first_frame_epoch <time.time()>` after the first menu frame and exits."""
 
 SCENES: dict[str, str] = {
@@ -305,9 +306,13 @@ class App:
 
     @property
     def lan_interface(self) -> str:
-        """The interface LAN play is limited to ("" = all): the flag, else the setting."""
+        """The interface LAN play is limited to ("" = all): the flag, else $GOMOKU_LAN_INTERFACE
+        (a valid address), else the setting."""
         if self.options.lan_interface is not None:
             return self.options.lan_interface
+        from_env = os.environ.get(LAN_INTERFACE_ENV)
+        if from_env is not None and check_value("lan_interface", from_env) is None:
+            return from_env
         return self.settings.lan_interface
 
     def open_lan(self) -> LanLink:
