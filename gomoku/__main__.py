@@ -8,7 +8,12 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the game; returns the process exit code."""
+    """Run the game (or `gomoku serve ...`, a host without a window); returns the exit code."""
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["serve"]:
+        from gomoku.serve import main as serve
+
+        return serve(args[1:])
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # before pygame is first imported
     logging.basicConfig(level=logging.WARNING, format="gomoku: %(levelname)s: %(message)s")
     import pygame

@@ -5,6 +5,8 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# Every LAN test (and any game a test starts, subprocesses too) stays on loopback.
+os.environ["GOMOKU_LAN_INTERFACE"] = "127.0.0.1"
 
 import pytest  # noqa: E402  (the SDL variables above must be set before pygame loads)
 

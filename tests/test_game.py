@@ -228,3 +228,15 @@ def test_undo_policy_holds_in_any_game(points: list[tuple[int, int]], asker: Col
         assert 1 <= len(removed) <= 2
         assert removed[-1] == before[asker - 1 :: 2][-1]  # the asker's last stone went last
         assert game.to_move is asker
+
+
+def test_a_declared_result_stands_even_when_the_board_disagrees():
+    # The LAN host's `result` is the final word: the guest shows it over its own reckoning.
+    board = Board()
+    game = Game(board, PlayerInfo("a"), PlayerInfo("b"))
+    game.play(7, 7, 0.0)
+    outcome = Outcome(Color.WHITE, Reason.TIMEOUT)
+    assert game.declare(outcome, 1.0) is outcome
+    assert game.result == outcome and game.is_over
+    with pytest.raises(IllegalMoveError):
+        game.play(8, 8, 2.0)

@@ -153,6 +153,16 @@ class Game:
         """`color` left or lost the connection for good: the other side wins."""
         return self._end(Outcome(color.other, Reason.DISCONNECT), now)
 
+    def declare(self, outcome: Outcome, now: float | None = None) -> Outcome:
+        """End the game as decided elsewhere (a LAN host's `result`), even if this board
+        disagrees; on a finished game it replaces the result. Returns `outcome`."""
+        self._ended = outcome
+        if now is not None:
+            self.clock.pause(now)
+        else:
+            self.clock.halt()
+        return outcome
+
     def check_clock(self, now: float) -> Outcome | None:
         """End the game if the side to move has flagged at `now`; returns that new outcome."""
         if self.is_over:

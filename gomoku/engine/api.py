@@ -95,3 +95,14 @@ class StopFlag:
 
     def is_set(self) -> bool:
         return bool(self.array[0])
+
+
+def ai_limit(level: Level, remaining_s: float | None = None, move_s: float | None = None) -> SearchLimit:
+    """The thinking time for one AI move: the level's budget, cut to fit the clocks."""
+    budget = DEFAULT_BUDGET_S[level]
+    if remaining_s is not None:
+        # Leave most of the game time for later moves.
+        budget = min(budget, max(0.05, remaining_s / 25))
+    if move_s is not None:
+        budget = min(budget, max(0.05, move_s * 0.6))
+    return SearchLimit(time_s=budget)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from gomoku.core.settings import Settings, load_settings, save_settings
+from gomoku.core.settings import Settings, check_value, load_settings, save_settings
 from gomoku.paths import UserPaths, user_paths
 from gomoku.ui.audio import Audio
 from gomoku.ui.scene import Scene
@@ -29,6 +29,7 @@ from gomoku.ui.widgets import wrap_words
 
 if TYPE_CHECKING:
     from gomoku.engine.worker import EngineWorker
+    from gomoku.ui.lan_link import LanLink
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ GIL_SWITCH_INTERVAL_S = 0.001
 PACER_SPIN_S = 0.001
 LOADER_JOIN_S = 3.0
 STARTUP_PROBE_ENV = "GOMOKU_STARTUP_PROBE"
+LAN_INTERFACE_ENV = "GOMOKU_LAN_INTERFACE"  # like --lan-interface; the tests set 127.0.0.1
 """When set, the app prints `first_frame_epoch <time.time()>` after the first menu frame and exits."""
 
 SCENES: dict[str, str] = {
@@ -73,6 +75,7 @@ class AppOptions:
     home: Path | None = None
     screenshot_frames: int = SCREENSHOT_FRAMES
     startup_probe: bool = False
+    lan_interface: str | None = None  # --lan-interface: overrides the setting for this run
 
 
 @dataclass
@@ -108,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="gomoku",
         description="Gomoku (five in a row): play the computer, a friend on this screen, or on your LAN.",
         epilog="Keys: F11 fullscreen/window, Esc back to the menu. Settings are saved in your "
-        "user config folder (or under --home / $GOMOKU_HOME).",
+        "user config folder (or under --home / $GOMOKU_HOME). `gomoku serve --help`: host LAN duels "
+        "without a window, the engine playing every guest.",
     )
     parser.add_argument("--windowed", action="store_true", help="open in a resizable window instead of fullscreen")
     parser.add_argument("--size", metavar="WxH", help="window size, e.g. 1280x800 (implies --windowed)")
@@ -118,6 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the scene to show first (with --screenshot): %(choices)s")
     parser.add_argument("--home", metavar="DIR", type=Path,
                         help="keep settings, saves and the autosave in DIR (like $GOMOKU_HOME)")
+    parser.add_argument("--lan-interface", metavar="ADDR",
+                        help="LAN duel on this interface only (an IP address such as 127.0.0.1); "
+                        "default: the setting, else all interfaces")
     return parser
 
 
@@ -131,6 +138,10 @@ def parse_args(argv: list[str] | None = None) -> AppOptions:
             size = parse_size(args.size)
         except ValueError as error:
             parser.error(str(error))
+    if args.lan_interface is not None:
+        problem = check_value("lan_interface", args.lan_interface)
+        if problem is not None:
+            parser.error(f"--lan-interface {problem}")
     scene_data: dict[str, Any] = {}
     if args.screenshot and args.scene == "board":
         scene_data = {"mode": "local", "moves": [list(p) for p in SAMPLE_OPENING]}
@@ -149,6 +160,7 @@ def parse_args(argv: list[str] | None = None) -> AppOptions:
         scene_data=scene_data,
         home=args.home,
         startup_probe=bool(os.environ.get(STARTUP_PROBE_ENV)),
+        lan_interface=args.lan_interface,
     )
 
 
@@ -235,6 +247,8 @@ class App:
         self._engine_loader = threading.Thread(target=self._load_engine, name="engine-loader", daemon=True)
         self._engine_loader.start()
 
+        self.lan: LanLink | None = None  # the LAN duel, while one lasts (see lan_link.py)
+
         self._scenes: dict[str, Scene] = {}
         self.current: Scene | None = None
         self.current_name = ""
@@ -289,6 +303,45 @@ class App:
     @property
     def screen_size(self) -> tuple[int, int]:
         return self.screen.get_size()
+
+    @property
+    def lan_interface(self) -> str:
+        """The interface LAN play is limited to ("" = all): the flag, else $GOMOKU_LAN_INTERFACE
+        (a valid address), else the setting."""
+        if self.options.lan_interface is not None:
+            return self.options.lan_interface
+        from_env = os.environ.get(LAN_INTERFACE_ENV)
+        if from_env is not None and check_value("lan_interface", from_env) is None:
+            return from_env
+        return self.settings.lan_interface
+
+    def open_lan(self) -> LanLink:
+        """The LAN duel's link, started on first use (its network thread starts with it)."""
+        if self.lan is None or self.lan.phase == "closed":
+            from gomoku.net.bridge import NetBridge
+            from gomoku.ui.lan_link import LanLink
+
+            self.lan = LanLink(NetBridge(self.lan_interface), self.settings.player_name)
+        return self.lan
+
+    def close_lan(self) -> None:
+        """End the LAN duel: bye to the other side, unregister, stop the network thread."""
+        link, self.lan = self.lan, None
+        if link is not None:
+            link.close()
+
+    def _pump_lan(self) -> None:
+        """The network's news, read once a frame whichever scene shows (see lan_link.py)."""
+        link = self.lan
+        if link is None:
+            return
+        link.pump(time.monotonic())
+        for text, error in link.notices:
+            self.notify(text, error=error)
+        link.notices.clear()
+        for sound in link.sounds:
+            self.audio.play(sound)
+        link.sounds.clear()
 
     def save_settings(self) -> bool:
         """Write `self.settings` now and apply the sound settings; False (with a notice) on failure."""
@@ -449,6 +502,7 @@ class App:
             self._engine_error_shown = True
             self.notify(f"The computer player could not start ({self._engine_error}); "
                         "two-player games still work.", error=True)
+        self._pump_lan()
         self.current.update(dt)
         for notice in self.notices:
             notice.seconds_left -= dt
@@ -516,6 +570,7 @@ class App:
         """Leave the scene, stop the engine and sound, close the window. Safe to call twice."""
         if self.running:
             self.quit()
+        self.close_lan()
         with self._engine_lock:
             self._closed = True
             engine, self._engine = self._engine, None

@@ -22,12 +22,12 @@ from gomoku.core.game import PlayerInfo
 from gomoku.core.settings import Settings, check_value
 from gomoku.core.types import MAX_SIZE, MIN_SIZE, Color, Point, Rule
 from gomoku.engine.api import (
-    DEFAULT_BUDGET_S,
     Level,
     Position,
     Progress,
     SearchLimit,
     SearchResult,
+    ai_limit,
 )
 
 
@@ -239,17 +239,6 @@ class EngineSession:
             if request == self._live:
                 self._live = None
         return items
-
-
-def ai_limit(level: Level, remaining_s: float | None = None, move_s: float | None = None) -> SearchLimit:
-    """The thinking time for one AI move: the level's budget, cut to fit the clocks."""
-    budget = DEFAULT_BUDGET_S[level]
-    if remaining_s is not None:
-        # Leave most of the game time for later moves.
-        budget = min(budget, max(0.05, remaining_s / 25))
-    if move_s is not None:
-        budget = min(budget, max(0.05, move_s * 0.6))
-    return SearchLimit(time_s=budget)
 
 
 class Player:

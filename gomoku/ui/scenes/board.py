@@ -4,6 +4,7 @@ Enter data (all optional, the settings fill the rest): mode "ai"|"local", level,
 rule, size, time_control {game_s, increment_s, move_s}, resume (load the autosave),
 record_path (start from a saved record), moves [[x, y], ...] (start from a position),
 snapshot (a game handed back by the records scene, as the autosave stores it).
+mode "lan" shows the app's LAN duel (app.lan): its mirror game, with the duel's card and chat.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from gomoku.core.types import Color, IllegalMoveError, Outcome, Point, Reason, R
 from gomoku.engine.api import Level, Position, SearchLimit, SearchResult
 from gomoku.ui import autosave
 from gomoku.ui.board_view import BoardView, Overlay, board_and_panel
+from gomoku.ui.duel_overlay import DuelOverlay
+from gomoku.ui.lan_link import LanLink
 from gomoku.ui.move_list import MoveList
 from gomoku.ui.players import (
     Agreement,
@@ -36,6 +39,7 @@ from gomoku.ui.players import (
     LocalPlayer,
     Player,
     PlayerError,
+    RemotePlayer,
     ai_limit,
 )
 from gomoku.ui.scene import Scene
@@ -141,6 +145,10 @@ class BoardScene(Scene):
         self._buttons_area = pygame.Rect(0, 0, 0, 0)
         self._banner_shade: pygame.Surface | None = None
         self._frame_key: int | None = None  # the surface the last full frame went to (see draw)
+        self.lan: LanLink | None = None  # the LAN duel shown, if this is one
+        self._lan_version = -1  # the link's position version this scene installed
+        self._lan_placed = 0
+        self.duel = DuelOverlay(theme)
 
     # --- entering and leaving ------------------------------------------------------------
 
@@ -149,6 +157,10 @@ class BoardScene(Scene):
         self._frame_key = None  # the screen shows another scene: draw the first frame in full
         self._close_players()
         now = time.monotonic()
+        self.lan = None
+        if data.get("mode") == "lan":
+            self._enter_lan(now, data)
+            return
         if data.get("resume"):
             loaded, problem = autosave.load(self.app.paths.autosave_file, self.app.settings)
             if problem:
@@ -197,7 +209,43 @@ class BoardScene(Scene):
         infos = setup.player_infos()
         self._install(setup, Game(board, infos[Color.BLACK], infos[Color.WHITE], Clock(setup.time_control)), now)
 
-    def _install(self, setup: GameSetup, game: Game, now: float) -> None:
+    def _enter_lan(self, now: float, data: dict[str, Any]) -> None:
+        """Show the app's LAN duel; without one (it ended meanwhile), back to the lobby."""
+        link = self.app.lan
+        if link is None or link.game is None or link.info is None:
+            self.app.notify("The LAN duel has ended.")
+            self.app.switch("lobby", {})
+            return
+        self.lan = link
+        self._install_lan(now)
+        picked = data.get("picked_record")
+        if isinstance(picked, GameRecord):
+            self._load_for_duel(link, picked)
+
+    def _load_for_duel(self, link: LanLink, record: GameRecord) -> None:
+        """The host loads a saved game's position: both sides become un-ready and see it."""
+        if not link.is_host or link.state == "playing" or link.info is None:
+            self.app.notify("Only the host can load a position, between games.", error=True)
+        elif record.size != link.info.size:
+            self.app.notify(f"That game is on a {record.size}x{record.size} board; this duel is "
+                            f"{link.info.size}x{link.info.size}.", error=True)
+        else:
+            link.load(list(record.moves), record.rule)
+    def _install_lan(self, now: float) -> None:
+        """Take the link's current game (a start, undo, restart, load or sync replaced it)."""
+        link = self.lan
+        assert link is not None and link.game is not None and link.info is not None
+        info = link.info
+        setup = GameSetup(mode="local", human_color=info.my_color, rule=link.game.board.rule,
+                          size=info.size, time_control=info.time_control, human_name=info.my_name)
+        self._install(setup, link.game, now, start_clock=False)
+        mine = info.my_color
+        self.players = {mine: LocalPlayer(mine, info.my_name),
+                        mine.other: RemotePlayer(mine.other, info.opponent_name, lambda message: None)}
+        self._lan_version = link.version
+        self._lan_placed = link.placed
+
+    def _install(self, setup: GameSetup, game: Game, now: float, start_clock: bool = True) -> None:
         self.setup = setup
         self.game = game
         if self.view.size != setup.size:  # the same size keeps its drawn board: no pause at 4K
@@ -224,7 +272,7 @@ class BoardScene(Scene):
         self._forbidden_ply = -1
         self._disarm()
         self._last_tick = None
-        if not game.is_over:
+        if not game.is_over and start_clock:
             game.start(now)
         self._refresh_status()
 
@@ -289,11 +337,19 @@ class BoardScene(Scene):
         keys_rect = pygame.Rect(inner.left, self.buttons["undo"].rect.top - pad - keys_h, inner.width, keys_h)
         fits = len(self._keys_lines) <= 2
         self._keys_rect = keys_rect if fits and keys_rect.top > self._status_rect.bottom else None
-        list_bottom = (keys_rect.top if self._keys_rect is not None else self.buttons["undo"].rect.top) - pad
+        if self.lan is not None:  # a LAN duel: the chat box takes the keys line's place
+            chat_h = DuelOverlay.chat_height(theme)
+            chat_rect = pygame.Rect(inner.left, self.buttons["undo"].rect.top - pad - chat_h, inner.width, chat_h)
+            self.duel.layout(self.board_area, chat_rect, self._stone_centres())
+            self._keys_rect = chat_rect if chat_rect.top > self._status_rect.bottom + pad else None
+        list_bottom = (self._keys_rect.top if self._keys_rect is not None else self.buttons["undo"].rect.top) - pad
         list_top = self._status_rect.bottom + pad
         self.move_list.rect = pygame.Rect(inner.left, list_top, inner.width, max(0, list_bottom - list_top))
         self._buttons_area = self.buttons["undo"].rect.unionall([b.rect for b in self.buttons.values()])
         self.move_list.visible = self.move_list.rect.height >= 2 * self.move_list.line_h
+
+    def _stone_centres(self) -> list[tuple[int, int]]:
+        return [self.view.geometry.center(point) for point in self.game.board.moves]
 
     def _place_banner(self) -> None:
         """Put the game-over banner across the board, in the half away from the winning line
@@ -335,6 +391,8 @@ class BoardScene(Scene):
     # --- input ---------------------------------------------------------------------------
 
     def handle_event(self, event: pygame.event.Event) -> None:
+        if self.lan is not None and self._handle_lan_event(event):
+            return
         if self.game.is_over:
             for key, button in self.end_buttons.items():
                 if button.handle_event(event):
@@ -366,6 +424,24 @@ class BoardScene(Scene):
                 self._click(point)
             self._pressed_point = None
 
+    def _handle_lan_event(self, event: pygame.event.Event) -> bool:
+        """The duel's card and chat first; True when the event was theirs (typing in the chat
+        keeps every key from the board's hotkeys)."""
+        link = self.lan
+        assert link is not None
+        action = self.duel.handle_event(event, link, time.monotonic())
+        if action == "chat":
+            link.say(self.duel.take_chat())
+        elif action in ("ready", "unready"):
+            link.set_ready(action == "ready")
+        elif action in ("accept", "refuse"):
+            link.reply(action == "accept")
+        elif action == "reconnect":
+            link.reconnect()
+        elif action == "load":
+            self.app.switch("records", {"pick": True, "back": "board", "back_data": {"mode": "lan"}})
+        return action is not None or self.duel.typing
+
     def _move_cursor(self, dx: int, dy: int) -> None:
         """Arrow keys: the preview stone (the same as under the mouse) moves one point; the
         first press puts it by the last stone, or in the middle of an empty board."""
@@ -378,6 +454,9 @@ class BoardScene(Scene):
 
     def _click(self, point: Point) -> None:
         if self.game.is_over:
+            return
+        if self.lan is not None:
+            self._click_lan(point)
             return
         player = self.players[self.game.to_move]
         if not isinstance(player, LocalPlayer) or self._stalled:
@@ -393,7 +472,53 @@ class BoardScene(Scene):
             return
         player.click(point)
 
+    def _click_lan(self, point: Point) -> None:
+        """Our stone goes to the host; it shows when the host has accepted it (Moved)."""
+        link = self.lan
+        assert link is not None
+        if not link.my_turn:
+            self.app.audio.play("invalid")
+            if link.state == "waiting":
+                self.app.notify("The game starts when both players are ready.")
+            return
+        problem = self.game.board.check_move(*point)
+        if problem is not None:
+            self.app.audio.play("invalid")
+            if self.game.board[point] == 0:
+                self.app.notify(f"{point_name(point, self.game.board.size)} is {problem.value}.")
+            return
+        link.move(point)
+
+    def _lan_action(self, key: str) -> bool:
+        """Undo, restart, resign and menu in a LAN duel; True when `key` was handled here."""
+        link = self.lan
+        assert link is not None
+        if key == "menu":
+            if link.phase in ("connected", "lost") and not self._confirm("leave"):
+                return True
+            self.app.close_lan()
+            self.app.switch("menu", {})
+        elif key in ("undo", "restart"):
+            if link.my_request is not None:
+                self.app.notify("Still waiting for the answer to your last request.")
+            elif key == "undo" and not self.game.can_undo(self.setup.human_color):
+                self.app.audio.play("invalid")
+            else:
+                link.request(key)
+                words = "take back your last move" if key == "undo" else "start a new game"
+                self.app.notify(f"Asked {link.info.opponent_name if link.info else 'the opponent'} to {words}...")
+        elif key == "resign":
+            if self._confirm("resign"):
+                link.resign()
+        elif key == "hint":
+            self.app.notify("No hints in a LAN duel.")
+        else:
+            return False
+        return True
+
     def _action(self, key: str) -> None:
+        if self.lan is not None and self._lan_action(key):
+            return
         if key == "menu":
             self.app.switch("menu", {})
         elif key == "undo":
@@ -412,12 +537,15 @@ class BoardScene(Scene):
             self.open_save()
 
     def _end_action(self, key: str) -> None:
-        if key == "rematch":
+        if key == "rematch" and self.lan is not None:
+            self.lan.set_ready(True)  # both ready again: the host starts a fresh game
+        elif key == "rematch":
             self._close_players()
             self._new_game(self.setup.swapped(), [], time.monotonic())
         elif key == "review":
             record = self._record()
-            self.app.switch("review", {"record": record, "back": "board", "back_data": {"snapshot": record}})
+            back = {"mode": "lan"} if self.lan is not None else {"snapshot": record}
+            self.app.switch("review", {"record": record, "back": "board", "back_data": back})
         elif key == "save":
             self.open_save()
         elif key == "menu":
@@ -525,7 +653,8 @@ class BoardScene(Scene):
     def open_save(self) -> None:
         """Open the records scene in save mode; it comes back to this game."""
         record = self._record()
-        self.app.switch("records", {"save": record, "back": "board", "back_data": {"snapshot": record}})
+        back = {"mode": "lan"} if self.lan is not None else {"snapshot": record}
+        self.app.switch("records", {"save": record, "back": "board", "back_data": back})
 
     def _cancel_turns(self) -> None:
         for player in self.players.values():
@@ -551,6 +680,9 @@ class BoardScene(Scene):
             self._armed_left -= dt
             if self._armed_left <= 0:
                 self._disarm()
+        if self.lan is not None:
+            self._update_lan(now)
+            return
         if not self.game.is_over:
             if self.game.check_clock(now) is None:
                 self._tick_countdown(now)
@@ -562,6 +694,41 @@ class BoardScene(Scene):
             self._finish()
         if self.game.is_over:
             self._place_banner()
+        self._refresh_status()
+
+    def _update_lan(self, now: float) -> None:
+        """Follow the link (the app pumped it this frame): the host decides, this screen shows.
+
+        No local flagging: the host keeps the clocks and declares a timeout."""
+        link = self.lan
+        assert link is not None
+        if link is not self.app.lan or link.game is None:
+            self.lan = None
+            self.app.notify("The LAN duel has ended.")
+            self.app.switch("menu", {})
+            return
+        if link.version != self._lan_version:
+            self._cancel_turns()
+            self._install_lan(now)
+            self._write_autosave()
+        elif link.placed != self._lan_placed:
+            self._lan_placed = link.placed
+            self.duel.layout(self.board_area, self.duel.chat_rect, self._stone_centres())
+            self._placed_at = now
+            self.hint = None
+            self._last_tick = None
+            self._disarm()
+            self._write_autosave()
+        if not self.game.is_over and link.my_turn:
+            self._tick_countdown(now)
+        if self.game.is_over and not self._finished_handled:
+            self._finish()
+        if self.game.is_over:
+            self._place_banner()
+        rematch = self.end_buttons["rematch"]
+        rematch.text = "Waiting..." if link.ready_mine else "Rematch"
+        rematch.enabled = link.phase == "connected" and not link.ready_mine
+        self._report_autosave_errors()
         self._refresh_status()
 
     def _play_turn(self, now: float) -> None:
@@ -689,6 +856,9 @@ class BoardScene(Scene):
         if outcome is not None:
             self.status = self._result_title(outcome)
             return
+        if self.lan is not None:
+            self.status = self._lan_status(self.lan)
+            return
         player = self.players.get(game.to_move)
         if self._stalled:
             self.status = self._stall_status
@@ -706,6 +876,20 @@ class BoardScene(Scene):
             who = "Your move" if self._requester() is not None else f"{player.name} to move"
             self.status = f"{who} ({game.to_move.label})"
 
+    def _lan_status(self, link: LanLink) -> str:
+        opponent = link.info.opponent_name if link.info is not None else "The opponent"
+        if link.phase == "lost":
+            return "Connection lost: clocks stopped"
+        if link.phase == "closed":
+            return "The connection is closed"
+        if link.state == "waiting":
+            return "Press Ready to start" if not link.ready_mine else f"Waiting for {opponent}..."
+        if link.my_request is not None:
+            return "Waiting for an answer..."
+        if link.my_turn:
+            return f"Your move ({self.game.to_move.label})"
+        return f"{opponent} to move"
+
     def _result_title(self, outcome: Outcome) -> str:
         if outcome.winner is None:
             return "A draw"
@@ -721,6 +905,8 @@ class BoardScene(Scene):
         board = game.board
         player = self.players.get(game.to_move)
         human_turn = isinstance(player, LocalPlayer) and not game.is_over and not self._stalled
+        if self.lan is not None:
+            human_turn = self.lan.my_turn
         forbidden: frozenset[Point] = frozenset()
         if board.rule is Rule.RENJU and board.to_move is Color.BLACK and not game.is_over:
             if self._forbidden_ply != board.ply:
@@ -749,7 +935,9 @@ class BoardScene(Scene):
         self.view.show_coordinates(bool(self.app.settings.show_coordinates))
         changed = self._update_backdrop(surface.get_size())
         overlay = self._overlay()
-        board_look = (overlay, self._banner_content())
+        now = time.monotonic()
+        duel_look = self.duel.appearance(self.lan, now) if self.lan is not None else None
+        board_look = (overlay, self._banner_content(), duel_look)
         covered = bool(self.app.notices) or self._covered_last_frame
         self._covered_last_frame = bool(self.app.notices)
         backdrop = self._backdrop
@@ -771,6 +959,8 @@ class BoardScene(Scene):
             self.view.draw_overlay(surface, self.game.board, overlay)
             if self.game.is_over:
                 self._draw_banner(surface)
+            if self.lan is not None:
+                self.duel.draw_card(surface, self.lan, now)
 
     def forget_screen(self) -> None:
         super().forget_screen()
@@ -840,7 +1030,9 @@ class BoardScene(Scene):
             "moves": (self.move_list.rect, self.move_list.appearance),
             "buttons": (self._buttons_area, tuple(button.appearance for button in self.buttons.values())),
         }
-        if self._keys_rect is not None:
+        if self._keys_rect is not None and self.lan is not None:
+            parts["chat"] = (self._keys_rect, self.duel.chat_appearance(self.lan))
+        elif self._keys_rect is not None:
             parts["keys"] = (self._keys_rect, (self._keys_text(),))
         return parts
 
@@ -865,6 +1057,8 @@ class BoardScene(Scene):
     def _panel_title(self) -> str:
         rule_text = {Rule.FREESTYLE: "Freestyle", Rule.STANDARD: "Standard", Rule.RENJU: "Renju"}[self.setup.rule]
         mode_text = "vs Computer" if self.setup.mode == "ai" else "Two players"
+        if self.lan is not None:
+            mode_text = "LAN duel (host)" if self.lan.is_host else "LAN duel"
         return f"{mode_text}  ·  {rule_text} {self.setup.size}x{self.setup.size}"
 
     def _draw_panel_part(self, surface: pygame.Surface, name: str, rect: pygame.Rect,
@@ -887,6 +1081,8 @@ class BoardScene(Scene):
         elif name == "buttons":
             for button in self.buttons.values():
                 button.draw(surface)
+        elif name == "chat" and self.lan is not None:
+            self.duel.draw_chat(surface, self.lan)
         elif name == "keys":
             lines = self._keys_lines if content[0] == KEYS_HINT else [content[0]]
             line_h = rect.height // len(self._keys_lines)
@@ -904,6 +1100,15 @@ class BoardScene(Scene):
         self.buttons["resign"].text = "Confirm?" if self._armed == "resign" else "Resign"
         self.buttons["restart"].text = "Confirm?" if self._armed == "restart" else "Restart"
         self.buttons["save"].enabled = game.board.ply > 0
+        self.buttons["menu"].text = "Confirm?" if self._armed == "leave" else "Menu"
+        link = self.lan
+        if link is not None:
+            playing = link.phase == "connected" and link.state == "playing" and not game.is_over
+            self.buttons["hint"].enabled = False
+            self.buttons["undo"].enabled = (playing and link.my_request is None
+                                            and game.can_undo(self.setup.human_color))
+            self.buttons["restart"].enabled = playing and link.my_request is None
+            self.buttons["resign"].enabled = playing
 
     def _card_content(self, color: Color, now: float) -> tuple[Any, ...]:
         """What one player's card shows: (active, name, kind line, clock, its colour, move clock, its colour)."""
@@ -994,4 +1199,7 @@ class BoardScene(Scene):
             text = "Your time ran out" if you_lost else f"{loser} ran out of time"
         else:
             text = REASON_TEXT[outcome.reason].capitalize()
-        return f"{text}  ·  {moves} moves"
+        text = f"{text}  ·  {moves} move{'' if moves == 1 else 's'}"
+        if self.lan is not None and self.lan.ready_theirs and self.lan.info is not None:
+            text += f"  ·  {self.lan.info.opponent_name} wants a rematch"
+        return text

@@ -1,7 +1,9 @@
 """The records scene: the saved games folder, to load a game for review or to save one.
 
 Enter data: {} (load mode, from the menu), or {"save": GameRecord, "back": scene name,
-"back_data": dict} (save mode, from the board; Cancel and a finished save go back there).
+"back_data": dict} (save mode, from the board; Cancel and a finished save go back there), or
+{"pick": True, "back": ..., "back_data": ...} (pick mode: Load hands the record back to `back`
+as back_data["picked_record"]; the LAN host loads a position this way).
 Files are the own format (`.gomoku`) or Piskvork's `.psq`, told apart by content on load and
 chosen by the format switch on save. A damaged file is reported in plain words; nothing is
 changed on disk by loading.
@@ -83,6 +85,7 @@ class RecordsScene(Scene):
         self.record: GameRecord | None = None  # the game to save (save mode)
         self.back = "menu"
         self.back_data: dict[str, Any] = {}
+        self.pick = False  # pick mode: Load hands the record back instead of opening review
         self.list_view = ListView(theme)
         self.name_input = TextInput(theme, "Name", max_length=NAME_LIMIT)
         self.format_choice = Choice(
@@ -109,6 +112,7 @@ class RecordsScene(Scene):
         self.record = record if isinstance(record, GameRecord) else None
         self.back = str(data.get("back") or "menu")
         self.back_data = dict(data.get("back_data") or {})
+        self.pick = bool(data.get("pick")) and self.record is None
         self._overwrite_armed = None
         self.refresh()
         if self.record is not None:
@@ -209,6 +213,9 @@ class RecordsScene(Scene):
         except OSError as error:
             self.app.notify(f"{chosen.path.name} could not be read ({error.strerror or error}).", error=True)
             return False
+        if self.pick:
+            self.app.switch(self.back, {**self.back_data, "picked_record": record})
+            return True
         self.app.switch("review", {"record": record, "ply": 0 if not record.result else len(record.moves),
                                    "back": "records"})
         return True

@@ -1,0 +1,253 @@
+"""The LAN duel as a player sees it: the lobby and the board scene against a real host.
+
+The app (the guest, or the host) runs with the dummy video driver; the other side is a real
+NetBridge in this process driven by the test. Everything binds to 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+import pytest
+from app_input import click
+
+from gomoku.core.clock import TimeControl
+from gomoku.core.types import Color, Rule
+from gomoku.net import events as ev
+from gomoku.net.bridge import NetBridge
+from gomoku.net.events import HostOptions
+from gomoku.ui.app import App, AppOptions
+
+LOOPBACK = "127.0.0.1"
+WAIT_S = 15.0  # an upper bound only: each wait returns as soon as its condition holds
+
+
+@pytest.fixture
+def guest_app(tmp_path: Path):
+    app = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "guest", lan_interface=LOOPBACK))
+    app.settings.player_name = "Alice"
+    yield app
+    app.close()
+
+
+@pytest.fixture
+def host_bridge():
+    bridge = NetBridge(LOOPBACK)
+    bridge.start()
+    yield bridge
+    bridge.close()
+
+
+class Peer:
+    """The test's side: a bridge and the events it has seen."""
+
+    def __init__(self, bridge: NetBridge) -> None:
+        self.bridge = bridge
+        self.seen: list[ev.NetEvent] = []
+
+    def drain(self) -> None:
+        while not self.bridge.events.empty():
+            self.seen.append(self.bridge.events.get_nowait())
+
+    def last(self, kind: type) -> ev.NetEvent | None:
+        self.drain()
+        found = [event for event in self.seen if isinstance(event, kind)]
+        return found[-1] if found else None
+
+
+def run_until(app: App, condition: Callable[[], bool], peer: Peer | None = None, limit: float = WAIT_S) -> None:
+    """Run app frames until `condition()` holds; fail after `limit` seconds."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        app.frame()
+        if peer is not None:
+            peer.drain()
+        if condition():
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"not reached in {limit} s: {condition.__doc__ or condition}")
+
+
+def host_game(peer: Peer, port_holder: list[int], **options) -> None:
+    values = {"name": "Bob", "port": 0, "host_color": Color.WHITE, **options}
+    peer.bridge.host(HostOptions(**values))
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        hosting = peer.last(ev.Hosting)
+        if hosting is not None:
+            port_holder.append(hosting.port)
+            return
+        time.sleep(0.02)
+    raise AssertionError("the host did not start")
+
+
+def join_by_address(app: App, port: int) -> None:
+    app.switch("lobby", {})
+    lobby = app.current
+    lobby.address_input.focus()
+    lobby.address_input.text = f"{LOOPBACK}:{port}"
+    lobby.join_typed()
+
+
+def connected_game(app: App, peer: Peer, **options) -> None:
+    """The app joins the peer's game by address and both press Ready; the game is on."""
+    ports: list[int] = []
+    host_game(peer, ports, **options)
+    join_by_address(app, ports[0])
+    run_until(app, lambda: app.current_name == "board", peer)
+    board = app.current
+    assert board.lan is not None
+    click(app, board.duel.buttons["ready"].rect.center)
+    peer.bridge.ready(True)
+    run_until(app, lambda: app.lan is not None and app.lan.state == "playing", peer)
+
+
+def test_the_lobby_lists_a_host_on_the_network_and_joins_it_with_a_double_click(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    host_game(peer, [], time_control=TimeControl(move_s=30))
+    guest_app.switch("lobby", {})
+    lobby = guest_app.current
+
+    def listed() -> bool:
+        """the host appears in the lobby's list"""
+        return any("Bob" in line for line in lobby.hosts_view.items)
+
+    run_until(guest_app, listed)
+    line = next(line for line in lobby.hosts_view.items if "Bob" in line)
+    assert "Freestyle 15x15" in line and "30 s a move" in line and "open" in line
+    index = lobby.hosts_view.items.index(line)
+    row = lobby.hosts_view.row_rect(index).center
+    click(guest_app, row)
+    click(guest_app, row)  # a double click joins
+    run_until(guest_app, lambda: guest_app.current_name == "board", peer)
+    assert guest_app.lan.info.opponent_name == "Bob"
+    assert guest_app.lan.my_color is Color.BLACK
+
+
+def test_a_bad_typed_address_is_explained_and_an_unreachable_one_fails_plainly(guest_app):
+    guest_app.switch("lobby", {})
+    lobby = guest_app.current
+    lobby.address_input.focus()
+    lobby.address_input.text = "300.1.1.1"
+    guest_app.frame()
+    lobby._check_address()
+    assert "not a valid IPv4" in lobby.address_note.text
+    lobby.address_input.text = f"{LOOPBACK}:1"  # nothing listens on port 1
+    lobby.join_typed()
+    run_until(guest_app, lambda: guest_app.lan is not None and guest_app.lan.error is not None)
+    assert guest_app.current_name == "lobby"
+    assert guest_app.lan.phase == "idle"
+    assert "Traceback" not in guest_app.lan.error
+
+
+def test_moves_travel_both_ways_and_both_screens_agree_on_the_result(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    connected_game(guest_app, peer)
+    board = guest_app.current
+    # The guest (black) plays by clicking; the host answers through its bridge.
+    black = [(7, 7), (8, 7), (9, 7), (10, 7), (11, 7)]
+    white = [(7, 8), (8, 8), (9, 8), (10, 8)]
+    for index, point in enumerate(black):
+        click(guest_app, board.view.geometry.center(point))
+        run_until(guest_app, lambda n=2 * index + 1: guest_app.lan.game.board.ply >= n, peer)
+        assert guest_app.lan.game.board.last_move == point
+        if index < len(white):
+            host_bridge.move(*white[index])
+            run_until(guest_app, lambda n=2 * index + 2: guest_app.lan.game.board.ply >= n, peer)
+    run_until(guest_app, lambda: guest_app.lan.state == "over", peer)
+    assert guest_app.lan.game.result.winner is Color.BLACK
+    assert board.status == "You win!"
+    over = peer.last(ev.GameOver)
+    assert over is not None and over.result.winner is Color.BLACK and over.result.reason == "five"
+
+
+def test_a_click_out_of_turn_sends_nothing(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    connected_game(guest_app, peer)
+    board = guest_app.current
+    click(guest_app, board.view.geometry.center((7, 7)))
+    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 1, peer)
+    click(guest_app, board.view.geometry.center((3, 3)))  # white's turn: refused here
+    for _ in range(20):
+        guest_app.frame()
+        time.sleep(0.01)
+    assert guest_app.lan.game.board.ply == 1
+    assert not any(isinstance(e, ev.Moved) and e.point == (3, 3) for e in peer.seen)
+
+
+def test_an_undo_request_shows_a_dialog_and_accepting_takes_the_stone_back(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    connected_game(guest_app, peer)
+    board = guest_app.current
+    click(guest_app, board.view.geometry.center((7, 7)))
+    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 1, peer)
+    host_bridge.move(8, 8)
+    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 2, peer)
+    host_bridge.request("undo")
+    run_until(guest_app, lambda: guest_app.lan.incoming_request == "undo", peer)
+    guest_app.frame()
+    card = board.duel.card(guest_app.lan, time.monotonic())
+    assert card is not None and "asks to take back a move" in card[0]
+    click(guest_app, board.duel.buttons["accept"].rect.center)
+    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 1, peer)
+    answer = peer.last(ev.RequestAnswered)
+    assert answer is not None and answer.accepted
+
+
+def test_a_refused_restart_is_told_to_the_asker(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    connected_game(guest_app, peer)
+    board = guest_app.current
+    click(guest_app, board.view.geometry.center((7, 7)))
+    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 1, peer)
+    click(guest_app, board.buttons["restart"].rect.center)
+    run_until(guest_app, lambda: peer.last(ev.RequestReceived) is not None, peer)
+    host_bridge.reply("restart", False)
+    run_until(guest_app, lambda: guest_app.lan.my_request is None, peer)
+    assert any("refused" in notice.text for notice in guest_app.notices)
+    assert guest_app.lan.game.board.ply == 1
+
+
+def test_chat_and_resign_reach_the_other_side(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    connected_game(guest_app, peer)
+    board = guest_app.current
+    host_bridge.chat("hello \x07there")
+    run_until(guest_app, lambda: len(guest_app.lan.chat) > 0, peer)
+    assert guest_app.lan.chat[-1].text == "hello there"
+    click(guest_app, board.duel.chat_input.rect.center)
+    for key in "gg":
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=key))
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+    run_until(guest_app, lambda: any(isinstance(e, ev.ChatReceived) and e.text == "gg" for e in peer.seen), peer)
+    click(guest_app, board.buttons["resign"].rect.center)
+    click(guest_app, board.buttons["resign"].rect.center)  # the second click confirms
+    run_until(guest_app, lambda: guest_app.lan.state == "over", peer)
+    assert guest_app.lan.game.result.winner is Color.WHITE
+    assert guest_app.lan.game.result.reason.value == "resign"
+
+
+def test_the_host_loads_a_position_and_both_see_it(tmp_path, host_bridge):
+    # The app hosts this time; the test's bridge joins as the guest.
+    app = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "host", lan_interface=LOOPBACK))
+    try:
+        app.switch("lobby", {})
+        lobby = app.current
+        lobby.rule.value = "freestyle"
+        lobby.color.value = "black"
+        lobby.start_hosting()
+        run_until(app, lambda: app.lan.hosting is not None)
+        peer = Peer(host_bridge)
+        host_bridge.join(LOOPBACK, app.lan.hosting.port, "Carol")
+        run_until(app, lambda: app.current_name == "board", peer)
+        moves = [(7, 7), (8, 8), (6, 6)]
+        app.lan.load(moves, Rule.FREESTYLE)
+        run_until(app, lambda: app.lan.game.board.ply == 3, peer)
+        seen = peer.last(ev.PositionSet)
+        assert seen is not None and tuple(seen.moves) == tuple(moves) and seen.state == "waiting"
+        assert app.lan.game.board.to_move is Color.WHITE
+    finally:
+        app.close()
