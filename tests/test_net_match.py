@@ -424,6 +424,7 @@ def test_names_that_would_not_pass_the_wire_are_replaced() -> None:
     guest = GuestMatch("\x1b[31m" + "B" * 40)
     assert guest.name == "guest"
     assert GuestMatch("  Bob\u200b ").name == "Bob"
+    assert GuestMatch("Bob\u00a0Smith").name == "Bob Smith"
 
 
 def test_another_protocol_version_is_rejected_in_plain_words() -> None:

@@ -308,6 +308,32 @@ def test_silent_and_garbled_connections_are_closed_and_versions_checked() -> Non
         host.bridge.close()
 
 
+def test_a_guest_that_floods_without_reading_is_cut_off() -> None:
+    host, port = host_side()
+    raw = RawGuest(port)
+    try:
+        raw.send("hello", **hello())
+        raw.expect("welcome")
+        host.wait(Connected)
+        raw.sock.settimeout(0.5)
+        ping = encode("ping", t=1) * 256
+        cut = False
+        deadline = time.monotonic() + FAST.silence_s + WAIT_S
+        while time.monotonic() < deadline:  # the host stops reading, then hangs up on us
+            try:
+                raw.sock.sendall(ping)
+            except TimeoutError:
+                continue
+            except OSError:
+                cut = True
+                break
+        assert cut
+        assert host.wait(ConnectionLost).role == "host"
+    finally:
+        raw.close()
+        host.bridge.close()
+
+
 def _cut(side: Side) -> None:
     """Break the guest's TCP connection from its own loop, as a dropped network would."""
     bridge = side.bridge

@@ -203,7 +203,8 @@ class _Side:
     role = ""
 
     def __init__(self, name: str) -> None:
-        self.name = clean_text(name, MAX_NAME_CHARS) or self.role  # it goes on the wire
+        printable = "".join(c if c.isprintable() else " " for c in name)  # the wire's rule for names
+        self.name = clean_text(printable, MAX_NAME_CHARS) or self.role
         self.opponent = ""
         self.color = Color.BLACK
         self.rule = Rule.FREESTYLE

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import socket
 import time
@@ -32,7 +33,16 @@ from gomoku.net.events import (
     NetEvent,
 )
 from gomoku.net.match import Command, GuestMatch, HostMatch, Leave, Step
-from gomoku.net.protocol import FrameDecoder, Message, ProtocolError, encode
+from gomoku.net.protocol import (
+    MAX_CODE_CHARS,
+    MAX_REASON_CHARS,
+    FrameDecoder,
+    Message,
+    ProtocolError,
+    encode,
+)
+
+log = logging.getLogger(__name__)
 
 HEARTBEAT_S = 2.0  # a ping at least this often
 RETRY_S = 2.0  # a lost guest tries to come back this often
@@ -75,8 +85,9 @@ class _Link:
             return
         try:
             frame = encode(type_, **fields)
-        except ValueError:
-            return  # our own bug: it must not reach the wire
+        except ValueError as error:  # our own bug: it must not reach the wire
+            log.warning("not sent: %s %s", type_, error)
+            return
         self.writer.write(frame)
         if self.writer.transport.get_write_buffer_size() > WRITE_LIMIT:
             self.abort()
@@ -115,7 +126,7 @@ class _Link:
 
 
 def _error_fields(error: ProtocolError) -> dict[str, Any]:
-    return {"code": error.code, "message": error.message}
+    return {"code": error.code[:MAX_CODE_CHARS], "message": error.message[:MAX_REASON_CHARS] or "?"}
 
 
 def machine_address() -> str:
