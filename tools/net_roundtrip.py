@@ -18,7 +18,10 @@ import time
 
 from gomoku.core.types import Color
 from gomoku.net.events import (
+    Closed,
     Connected,
+    ConnectionLost,
+    Failed,
     Hosting,
     HostOptions,
     Moved,
@@ -27,10 +30,12 @@ from gomoku.net.events import (
     RequestReceived,
 )
 from gomoku.net.match import Move, Ready, Reply, Request
-from gomoku.net.session import GuestSession, HostSession
+from gomoku.net.session import GuestSession, HostSession, Timing
 
 LOOPBACK = "127.0.0.1"
 GOAL_P99_MS = 5.0
+# Moves back to back are a flood by the game's standard (a few a second); the bench lifts it.
+BENCH = Timing(max_frames_per_s=1_000_000)
 POINTS = [(x, y) for y in range(0, 15, 2) for x in range(0, 15, 2)]  # 64 points, none touching
 
 
@@ -55,7 +60,14 @@ async def _round_trips(count: int) -> list[float]:
         state["sent_at"] = time.perf_counter()
         host.command(Move(*POINTS[int(state["ply"])]))
 
+    def broken(event: NetEvent) -> bool:
+        if isinstance(event, (ConnectionLost, Closed, Failed)) and not finished.done():
+            finished.set_exception(RuntimeError(f"the duel broke off: {event}"))
+        return finished.done()
+
     def on_host(event: NetEvent) -> None:
+        if broken(event):
+            return
         if isinstance(event, Hosting) and not port_seen.done():
             port_seen.set_result(event.port)
         elif isinstance(event, Moved) and not event.mine:
@@ -67,6 +79,8 @@ async def _round_trips(count: int) -> list[float]:
             loop.call_soon(host_move)
 
     def on_guest(event: NetEvent) -> None:
+        if broken(event):
+            return
         if isinstance(event, Connected):
             loop.call_soon(guest.command, Ready(True))
         elif isinstance(event, Moved) and not event.mine:
@@ -75,10 +89,10 @@ async def _round_trips(count: int) -> list[float]:
             loop.call_soon(guest.command, Reply(event.kind, True))
 
     host = HostSession(HostOptions("bench-host", port=0, advertise=False, host_color=Color.BLACK),
-                       on_host, LOOPBACK)
+                       on_host, LOOPBACK, timing=BENCH)
     await host.start()
     port = await port_seen
-    guest = GuestSession("bench-guest", LOOPBACK, port, on_guest)
+    guest = GuestSession("bench-guest", LOOPBACK, port, on_guest, timing=BENCH)
     host.command(Ready(True))
     await guest.start()
     try:

@@ -50,6 +50,7 @@ TICK_S = 0.1  # the match's clocks and time-outs are looked at this often
 READ_CHUNK = 16384
 WRITE_LIMIT = 256 * 1024  # bytes waiting for a peer that does not read: beyond, cut it off
 MAX_PENDING = 8  # connections still in their handshake at once; more are closed at once
+MAX_FRAMES_PER_S = 500  # a game sends a few a second; far more is a flood: the link is cut
 
 EventSink = Callable[[NetEvent], None]
 
@@ -64,18 +65,29 @@ class Timing:
     connect_timeout_s: float = CONNECT_TIMEOUT_S
     retry_s: float = RETRY_S
     tick_s: float = TICK_S
+    max_frames_per_s: int = MAX_FRAMES_PER_S
 
 
 class _Link:
     """One TCP connection: a FrameDecoder on the way in, encoded frames on the way out."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, board_size: int) -> None:
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        board_size: int,
+        max_frames_per_s: int = MAX_FRAMES_PER_S,
+    ) -> None:
         self.reader = reader
+        self.max_frames_per_s = max_frames_per_s
         self.writer = writer
         self.decoder = FrameDecoder(board_size)
         self.heard = time.monotonic()  # when the last bytes came in
         self.pinged = time.monotonic()
         self.closed = False
+        self._window_start = self.heard  # frames counted per one-second window
+        self._window_frames = 0
+        self.flooded = False  # nothing more is read after a flood
         peer = writer.get_extra_info("peername")
         self.peer: tuple[str, int] = (str(peer[0]), int(peer[1])) if peer else ("", 0)
 
@@ -94,7 +106,7 @@ class _Link:
 
     async def receive(self) -> list[Message | ProtocolError] | None:
         """The messages of the next chunk of bytes; None when the connection is over."""
-        if self.closed:
+        if self.closed or self.flooded:
             return None
         try:
             data = await self.reader.read(READ_CHUNK)
@@ -102,8 +114,16 @@ class _Link:
             data = b""
         if not data:
             return None
-        self.heard = time.monotonic()
-        return self.decoder.feed(data)
+        now = time.monotonic()
+        self.heard = now
+        items = self.decoder.feed(data)
+        if now - self._window_start >= 1.0:
+            self._window_start, self._window_frames = now, 0
+        self._window_frames += len(items)
+        if self._window_frames > self.max_frames_per_s:  # a flood: stop before it costs the UI its GIL
+            self.flooded = True
+            return [*items, ProtocolError("flood", "too many messages in a second", fatal=True)]
+        return items
 
     async def drain(self) -> None:
         with contextlib.suppress(ConnectionError, OSError, RuntimeError):
@@ -192,9 +212,12 @@ class _Session:
                 link.pinged = now
                 link.send("ping", {"t": int(now * 1000) & 0x7FFFFFFF})
 
-    def _drop(self, link: _Link) -> None:
-        """The link is gone (closed, silent, broken): if it was the match's, the match is told."""
-        if not link.closed:
+    def _drop(self, link: _Link, flush: bool = False) -> None:
+        """The link is gone (closed, silent, broken): if it was the match's, the match is told.
+        `flush`: what was written (an error) still goes out before the close."""
+        if flush:
+            self._spawn(link.close())
+        elif not link.closed:
             link.abort()
         if link is self.link:
             self.link = None
@@ -221,7 +244,7 @@ class _Session:
         if isinstance(item, ProtocolError):
             link.send("error", _error_fields(item))
             if item.fatal:
-                self._drop(link)
+                self._drop(link, flush=True)
             return
         if item.type == "ping":
             link.send("pong", {"t": item.data.get("t", 0)})
@@ -283,7 +306,7 @@ class HostSession(_Session):
         return self.port
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        link = _Link(reader, writer, self.options.size)
+        link = _Link(reader, writer, self.options.size, self.timing.max_frames_per_s)
         if self.done.is_set() or len(self.pending) >= MAX_PENDING:
             link.abort()
             return
@@ -389,7 +412,7 @@ class GuestSession(_Session):
             return "that host name is not known on this network"
         except OSError:
             return "that address cannot be reached"
-        link = _Link(reader, writer, 20)
+        link = _Link(reader, writer, 20, self.timing.max_frames_per_s)
         self._apply(self.match.hello(time.monotonic(), self.address, self.port), link)
 
         async def answer() -> str | None:
