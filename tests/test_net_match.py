@@ -406,6 +406,21 @@ def test_a_lost_connection_pauses_the_clocks_and_a_sync_restores_every_stone() -
     assert duel.same_board() == [(7, 7), (8, 8), (9, 9), (10, 10)]
 
 
+def test_a_break_between_games_resets_both_ready_flags() -> None:
+    duel = Duel()
+    duel.do("host", Ready(True))
+    duel.do("guest", Ready(False))
+    duel.take("host", duel.host.lost(duel.t))
+    duel.take("guest", duel.guest.lost(duel.t))
+    duel.connect()
+    assert duel.events["host"][-1] == ReadyChanged(False, False)
+    assert duel.events["guest"][-1] == ReadyChanged(False, False)
+    duel.do("guest", Ready(True))
+    assert duel.host.state == "waiting"  # the host's old ready no longer counts
+    duel.do("host", Ready(True))
+    assert duel.host.state == duel.guest.state == "playing"
+
+
 def test_the_seat_is_kept_for_the_token_only_and_ends_as_disconnect() -> None:
     duel = Duel()
     duel.start()

@@ -369,6 +369,7 @@ class HostMatch(_Side):
         self.color = host_color if host_color is not None else self.rng.choice(list(Color))
         self.opponent = clean_text(data.get("name"), MAX_NAME_CHARS) or "guest"
         self.connected = True
+        self.ready_mine = self.ready_theirs = False  # both start un-ready, as Connected says
         self.game = self._game(self.start_moves)
         out.msg("welcome", **self._welcome_fields())
         if self.start_moves:
@@ -390,6 +391,9 @@ class HostMatch(_Side):
         out.msg("welcome", **self._welcome_fields())
         out.msg("sync", **self._sync_fields(now))
         out.event(Reconnected())
+        if self.state != "playing":  # between games, both say ready again after a break
+            self.ready_mine = self.ready_theirs = False
+            out.event(self._ready_event())
 
     def _welcome_fields(self) -> Fields:
         tc = self.control
@@ -840,6 +844,9 @@ class GuestMatch(_Side):
         why = "start" if kind == "start" else (self._expect or "sync")
         self._expect = None
         out.event(self._position(now, why))
+        if state != "playing" and (self.ready_mine or self.ready_theirs):
+            self.ready_mine = self.ready_theirs = False  # the host's flags were reset too
+            out.event(self._ready_event())
 
     def _host_move(self, out: _Out, data: Mapping[str, Any], now: float) -> None:
         if self.state != "playing" or self.game.to_move is self.color:
