@@ -370,6 +370,15 @@ def test_bye_closes_the_session_on_both_sides(duel: Callable[..., tuple[Side, Si
     assert time.monotonic() - started <= 2.5
 
 
+def test_closing_the_guests_bridge_says_bye_first(duel: Callable[..., tuple[Side, Side, int]]) -> None:
+    host, guest, _ = duel()
+    started = time.monotonic()
+    guest.bridge.close()
+    assert time.monotonic() - started <= 2.5
+    assert "left" in host.wait(Closed).message  # a bye, not a lost connection
+    assert not [e for e in host.log if isinstance(e, ConnectionLost)]
+
+
 SCRIPT = Path(__file__).with_name("net_guest.py")
 
 

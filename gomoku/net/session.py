@@ -31,6 +31,7 @@ from gomoku.net.events import (
     Hosting,
     HostOptions,
     NetEvent,
+    Notice,
 )
 from gomoku.net.match import Command, GuestMatch, HostMatch, Leave, Step
 from gomoku.net.protocol import (
@@ -88,6 +89,7 @@ class _Link:
         self._window_start = self.heard  # frames counted per one-second window
         self._window_frames = 0
         self.flooded = False  # nothing more is read after a flood
+        self._closer: asyncio.Future[None] | None = None
         peer = writer.get_extra_info("peername")
         self.peer: tuple[str, int] = (str(peer[0]), int(peer[1])) if peer else ("", 0)
 
@@ -130,10 +132,15 @@ class _Link:
             await self.writer.drain()
 
     async def close(self) -> None:
-        """Flush what was written (briefly) and close."""
-        if self.closed:
-            return
-        self.closed = True
+        """Flush what was written (briefly) and close; every caller waits for the same close."""
+        if self._closer is None:
+            if self.closed:  # aborted
+                return
+            self.closed = True
+            self._closer = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._closer)
+
+    async def _close(self) -> None:
         with contextlib.suppress(ConnectionError, OSError, RuntimeError, asyncio.TimeoutError):
             await asyncio.wait_for(self.writer.drain(), 1.0)
         self.writer.close()
@@ -180,6 +187,16 @@ class _Session:
         for event in events:
             self.on_event(event)
 
+    def _run(self, call: Callable[[], Step], link: _Link | None = None) -> None:
+        """Apply what a match call says; a bug in the match is logged, never fatal to the loop."""
+        try:
+            step = call()
+        except Exception:
+            log.exception("the match failed")
+            self.on_event(Notice("something went wrong in the network game", error=True))
+            return
+        self._apply(step, link)
+
     def _apply(self, step: Step, link: _Link | None = None) -> None:
         link = link if link is not None else self.link
         if link is not None:
@@ -196,13 +213,13 @@ class _Session:
     def command(self, command: Command) -> None:
         """The player's command (on the loop's thread)."""
         if not self.done.is_set():
-            self._apply(self.match.local(command, time.monotonic()))
+            self._run(lambda: self.match.local(command, time.monotonic()))
 
     async def _ticker(self) -> None:
         while not self.done.is_set():
             await asyncio.sleep(self.timing.tick_s)
             now = time.monotonic()
-            self._apply(self.match.tick(now))
+            self._run(lambda now=now: self.match.tick(now))
             link = self.link
             if link is None or self.done.is_set():
                 continue
@@ -249,19 +266,20 @@ class _Session:
         if item.type == "ping":
             link.send("pong", {"t": item.data.get("t", 0)})
         elif item.type != "pong":
-            self._apply(self.match.receive(item, time.monotonic()), link)
+            self._run(lambda: self.match.receive(item, time.monotonic()), link)
 
     def _finish(self) -> None:
         self.done.set()
 
     async def close(self) -> None:
         """Say bye if still talking, then close everything; idempotent."""
+        link = self.link
         if not self.done.is_set():
             self._apply(self.match.local(Leave(), time.monotonic()))
         self.done.set()
-        link, self.link = self.link, None
+        self.link = None
         if link is not None:
-            await link.close()
+            await link.close()  # the bye goes out before the socket closes
         await self._shutdown()
         for task in list(self.tasks):
             if task is not asyncio.current_task():
