@@ -187,7 +187,7 @@ def test_hostile_records_are_skipped_or_cleaned_and_the_lobby_keeps_working():
                 lambda: bool(lobby.found(good_key) and lobby.found(cleaned_key))
             )
             await asyncio.sleep(1.0)  # every record has been announced by now
-            assert lobby.found(cleaned_key)[-1].name == "Eve[31m X"
+            assert lobby.found(cleaned_key)[-1].name == "Eve[31mX"
             for label in hostile:
                 assert not lobby.found(f"{label}.{SERVICE_TYPE}"), label
         finally:
@@ -228,7 +228,11 @@ def test_bad_arguments_are_refused_before_anything_is_sent():
         with pytest.raises(ValueError):
             await host.register(HostOptions(name="Alice"), 0)
         with pytest.raises(ValueError):
-            await host.register(HostOptions(name="Al\nice"), 15515)
+            await host.register(HostOptions(name="\n\x00 "), 15515)
+        with pytest.raises(ValueError):
+            await host.register(HostOptions(name="x" * 33), 15515)
+        with pytest.raises(ValueError):
+            await host.register(HostOptions(name="Alice"), 15515, address="my-pc")
         with pytest.raises(ValueError):
             await host.update("closed")
         await host.update("playing")  # not registered: nothing to do
@@ -322,7 +326,7 @@ def test_a_malformed_clock_is_ignored_not_fatal(clock):
 
 def test_names_are_cleaned_to_printable_text_of_at_most_32_characters():
     assert clean_text("  Bob\x00\x1b[1m\u200b\u202e  ", 32) == "Bob[1m"
-    assert clean_text("a\nb\tc\u2028d", 32) == "a b c d"
+    assert clean_text("a\nb\tc\u2028d e", 32) == "abcd e"
     assert clean_text("x" * 32, 32) == "x" * 32
     assert clean_text("x" * 33, 32) is None
     assert clean_text("\x00\x01", 32) is None

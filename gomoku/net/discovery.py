@@ -13,6 +13,7 @@ import ipaddress
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 
 import ifaddr  # zeroconf's own dependency: lists this machine's addresses
 from zeroconf import Error as ZeroconfError
@@ -47,15 +48,14 @@ class DiscoveryError(Exception):
 
 
 def clean_text(value: object, max_chars: int) -> str | None:
-    """Outside text made safe to show: a str, control/format/unprintable characters removed
-    (other whitespace becomes a space), stripped, 1..max_chars long; else None.
+    """Outside text made safe to show: a str, unprintable characters (control, format, line
+    breaks, lone surrogates...) removed, stripped, 1..max_chars long; else None.
 
     Local copy of the rule planned as gomoku.net.protocol.clean_text (docs/lan.md); to be
     replaced by it once that exists on main."""
     if not isinstance(value, str):
         return None
-    kept = "".join(ch if ch.isprintable() else " " if ch.isspace() else "" for ch in value)
-    kept = " ".join(kept.split())  # runs of spaces from removed line breaks collapse to one
+    kept = "".join(ch for ch in value if ch.isprintable()).strip()
     return kept if 1 <= len(kept) <= max_chars else None
 
 
@@ -221,19 +221,24 @@ class Advertiser:
         """Advertise a host as `state=open` on `port`; returns once zeroconf has checked the name
         (about 1 s), announcements go on in the background. Replaces a previous registration.
 
-        Raises ValueError for a port outside 1..65535 or a name that is not clean text;
-        DiscoveryError when mDNS cannot start or the registration fails or times out."""
+        The name is advertised cleaned (clean_text). Raises ValueError for a port outside
+        1..65535, a name with nothing printable or over MAX_NAME_CHARS, or an `address` that is not
+        an IP address; DiscoveryError when mDNS cannot start or the registration fails or times out."""
         if not 1 <= port <= 65535:
             raise ValueError(f"port must be 1..65535, not {port}")
-        if clean_text(options.name, MAX_NAME_CHARS) != options.name:
-            raise ValueError(f"not a clean player name: {options.name!r}")
+        name = clean_text(options.name, MAX_NAME_CHARS)
+        if name is None:
+            raise ValueError(f"not a player name: {options.name!r}")
+        options = replace(options, name=name)
+        if address:
+            ipaddress.ip_address(address)  # ValueError, before any socket opens
         await self.unregister()
         if self._zc is None:
             self._zc = _open_zeroconf(self.interface)
         addresses = [address] if address else local_addresses(self.interface)
         info = AsyncServiceInfo(
             SERVICE_TYPE,
-            f"{instance_label(options.name)}.{SERVICE_TYPE}",
+            f"{instance_label(name)}.{SERVICE_TYPE}",
             port=port,
             properties=txt_properties(options, "open"),
             server=self._server,
