@@ -199,10 +199,10 @@ class _Session:
 
     def _apply(self, step: Step, link: _Link | None = None) -> None:
         link = link if link is not None else self.link
+        self._emit(step.events)  # first: our UI knows a change before the peer can answer it
         if link is not None:
             for type_, fields in step.send:
                 link.send(type_, fields)
-        self._emit(step.events)
         if step.close and link is not None:
             if link is self.link:
                 self.link = None
