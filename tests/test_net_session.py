@@ -28,7 +28,9 @@ from gomoku.net.events import (
     ConnectionLost,
     Failed,
     GameOver,
+    HostFound,
     Hosting,
+    HostLost,
     HostOptions,
     Moved,
     NetEvent,
@@ -190,6 +192,26 @@ def test_a_second_guest_is_turned_away_as_busy(duel: Callable[..., tuple[Side, S
         intruder.bridge.close()
     start(host, guest)  # the first guest plays on
     play(host, guest, [(7, 7), (8, 8)])
+
+
+def test_a_hosted_game_is_listed_then_shown_playing_then_withdrawn() -> None:
+    lobby, host, guest = Side(), Side(), Side()
+    try:
+        lobby.bridge.browse(True)
+        host.bridge.host(HostOptions("Alice", port=0, host_color=Color.BLACK))  # advertised
+        port = host.wait(Hosting).port
+        found = lobby.wait(HostFound, lambda e: e.host.name == "Alice").host
+        assert (found.address, found.port, found.state) == ("127.0.0.1", port, "open")
+        guest.bridge.join(found.address, found.port, "Bob")
+        guest.wait(Connected)
+        start(host, guest)
+        lobby.wait(HostFound, lambda e: e.host.name == "Alice" and e.host.state == "playing")
+        guest.bridge.leave()
+        host.wait(Closed)  # the host's session ended: no longer listed
+        assert lobby.wait(HostLost).key == found.key
+    finally:
+        for side in (lobby, host, guest):
+            side.bridge.close()
 
 
 def test_a_taken_port_gives_way_to_a_free_one() -> None:

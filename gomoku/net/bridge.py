@@ -16,6 +16,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from gomoku.core.types import Point, Rule
+from gomoku.net.discovery import Advertiser, Browser
 from gomoku.net.events import (
     EVENTS_LIMIT,
     Closed,
@@ -51,8 +52,8 @@ class NetBridge:
         self._lock = threading.Lock()
         # Loop-side state (touched only on the loop's thread):
         self._session: HostSession | GuestSession | None = None
-        self._advertiser: Any = None
-        self._browser: Any = None
+        self._advertiser: Advertiser | None = None
+        self._browser: Browser | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # --- the thread ----------------------------------------------------------------------
@@ -139,11 +140,9 @@ class NetBridge:
             advertiser, self._advertiser = self._advertiser, None
             await self._withdraw(advertiser)
 
-    async def _withdraw(self, advertiser: Any) -> None:
+    async def _withdraw(self, advertiser: Advertiser) -> None:
         await self._quietly(advertiser.unregister())
-        close = getattr(advertiser, "close", None)  # frees zeroconf's sockets
-        if close is not None:
-            await self._quietly(close())
+        await self._quietly(advertiser.close())  # frees zeroconf's sockets
 
     # --- lobby ---------------------------------------------------------------------------
 
@@ -152,15 +151,16 @@ class NetBridge:
         self._post(lambda: self._browse(on))
 
     async def _browse(self, on: bool) -> None:
-        # DISCOVERY (net-discovery branch): Browser(interface, on_event) with start()/stop().
-        # Until that module is merged, browsing reports nothing.
-        try:
-            from gomoku.net.discovery import Browser  # type: ignore[attr-defined]
-        except ImportError:
-            return
         if on and self._browser is None:
-            self._browser = Browser(self.interface, self._put)
-            await self._quietly(self._browser.start())
+            browser = Browser(self.interface, self._put)
+            try:
+                await asyncio.wait_for(browser.start(), CLOSE_S * 2)
+            except Exception:  # zeroconf's many failures all mean the same here
+                await self._quietly(browser.stop())
+                self._put(Notice("games on the network cannot be listed here; "
+                                 "type the host's address instead", error=True))
+                return
+            self._browser = browser
         elif not on and self._browser is not None:
             browser, self._browser = self._browser, None
             await self._quietly(browser.stop())
@@ -180,16 +180,9 @@ class NetBridge:
             return
         self._session = session
         if options.advertise:
-            await self._advertise(options, port)
+            await self._advertise(options, port, session)
 
-    async def _advertise(self, options: HostOptions, port: int) -> None:
-        # DISCOVERY (net-discovery branch): Advertiser(interface) with register(options, port),
-        # update(state), unregister(). Until that module is merged, the host is not advertised
-        # (a guest types the address and port of the Hosting event).
-        try:
-            from gomoku.net.discovery import Advertiser  # type: ignore[attr-defined]
-        except ImportError:
-            return
+    async def _advertise(self, options: HostOptions, port: int, session: HostSession) -> None:
         advertiser = Advertiser(self.interface)
         try:
             await asyncio.wait_for(advertiser.register(options, port), CLOSE_S * 2)
@@ -197,6 +190,9 @@ class NetBridge:
             await self._withdraw(advertiser)
             self._put(Notice("this game could not be announced on the network; "
                              "the guest can still type the address"))
+            return
+        if self._session is not session or session.done.is_set():  # it ended meanwhile
+            await self._withdraw(advertiser)
             return
         self._advertiser = advertiser
 
