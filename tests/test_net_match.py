@@ -219,6 +219,16 @@ def test_an_unanswered_request_times_out_as_refused_on_both_sides() -> None:
     assert duel.same_board() == [(7, 7), (8, 8)]
 
 
+def test_a_second_question_while_one_is_open_is_refused_at_once() -> None:
+    duel = Duel()
+    duel.start()
+    duel.play((7, 7), (8, 8))
+    duel.take("host", duel.host.receive(Message("undo_request", {"ply": 2}), duel.t))
+    step = duel.host.receive(Message("restart_request", {"ply": 2}), duel.t)
+    assert step.send == [("restart_reply", {"accept": False})]
+    assert duel.of("host", RequestReceived) == [RequestReceived("undo")]
+
+
 def test_a_request_overtaken_by_a_move_is_not_applied() -> None:
     duel = Duel()
     duel.start()

@@ -503,6 +503,7 @@ class HostMatch(_Side):
     def _their_request(self, out: _Out, kind: str, ply: Any, now: float) -> None:
         possible = (
             self.state == "playing"
+            and self.theirs is None  # one question at a time: a second one is refused
             and ply == self.game.board.ply
             and (kind == "restart" or self._undoable(self.guest_color))
         )
@@ -740,7 +741,11 @@ class GuestMatch(_Side):
             self._load(out, data, now)
         elif kind in ("undo_request", "restart_request"):
             req = kind.removesuffix("_request")
-            if self.state == "playing" and data.get("ply") == self.game.board.ply:
+            if (
+                self.state == "playing"
+                and self.theirs is None  # one question at a time: a second one is refused
+                and data.get("ply") == self.game.board.ply
+            ):
                 self.theirs = _Pending(req, self.game.board.ply, now + REQUEST_TIMEOUT_S)
                 out.event(RequestReceived(req))
             else:
