@@ -41,7 +41,7 @@ from gomoku.net.match import (
     Resign,
     Step,
 )
-from gomoku.net.protocol import Message
+from gomoku.net.protocol import Message, encode
 
 
 def _wire(value: Any) -> Any:
@@ -483,3 +483,78 @@ def test_messages_only_the_host_may_send_are_answered_with_an_error() -> None:
     duel = Duel()
     step = duel.host.receive(Message("result", {"winner": "white", "reason": "five"}), duel.t)
     assert step.send[0][0] == "error" and duel.host.state == "waiting"
+
+
+# --- whatever a peer says, in any order -------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from gomoku.core.board import Board  # noqa: E402
+from gomoku.net.protocol import MESSAGE_TYPES, decode_payload  # noqa: E402
+
+_coord = st.integers(min_value=0, max_value=14)
+_FIELD = {
+    "x": _coord, "y": _coord, "ply": st.integers(min_value=0, max_value=8),
+    "clock_ms": st.integers(min_value=0, max_value=90_000), "accept": st.booleans(),
+    "ready": st.booleans(), "rule": st.sampled_from(["freestyle", "standard", "renju"]),
+    "moves": st.lists(st.tuples(_coord, _coord), max_size=8, unique=True),
+    "to_move": st.sampled_from(["black", "white"]), "color": st.sampled_from(["black", "white"]),
+    "state": st.sampled_from(["waiting", "playing", "over"]), "text": st.text(min_size=1, max_size=8),
+    "t": st.integers(min_value=0, max_value=9), "winner": st.sampled_from(["black", "white", None]),
+    "reason": st.sampled_from(["five", "resign", "timeout", "disconnect", "full_board", "busy"]),
+    "code": st.sampled_from(["illegal_move", "unsupported"]), "message": st.just("no"),
+    "session": st.just("abcdefgh12"), "name": st.just("Eve"), "proto": st.sampled_from([1, 2]),
+    "app": st.just("gomoku"), "version": st.just("1"), "size": st.just(15),
+}
+_BOTH = st.fixed_dictionaries({"black": _FIELD["clock_ms"], "white": _FIELD["clock_ms"]})
+_RESULT = st.fixed_dictionaries({"winner": _FIELD["winner"], "reason": st.just("five")})
+_CLOCK = st.fixed_dictionaries({"move_s": st.just(0), "game_s": st.just(60), "increment_s": st.just(0)})
+
+
+def _message_of(kind: str) -> st.SearchStrategy[dict]:
+    from gomoku.net.protocol import _SPECS
+
+    fields = {}
+    for name in _SPECS[kind]:
+        if name == "clock_ms" and kind in ("start", "sync"):
+            fields[name] = _BOTH
+        elif name == "result":
+            fields[name] = _RESULT
+        elif name == "clock":
+            fields[name] = _CLOCK
+        else:
+            fields[name] = _FIELD[name]
+    return st.fixed_dictionaries({"type": st.just(kind), **fields})
+
+
+# bye and reject end the conversation at once: left out, so the rest gets exercised
+_raw = st.sampled_from(sorted(MESSAGE_TYPES - {"bye", "reject"})).flatmap(_message_of)
+
+
+def _checked(raw: dict) -> Message | None:
+    import msgpack
+
+    item = decode_payload(msgpack.packb(raw), 15)
+    return item if isinstance(item, Message) else None
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.booleans(), _raw, st.floats(min_value=0, max_value=40)), max_size=25))
+def test_no_sequence_of_checked_messages_breaks_either_side(script: list[tuple[bool, dict, float]]) -> None:
+    duel = Duel(time_control=TimeControl(game_s=60))
+    duel.start()
+    duel.play((7, 7), (8, 8))
+    for to_host, raw, pause in script:
+        duel.t += pause
+        message = _checked(raw)
+        if message is None:
+            continue
+        match = duel.host if to_host else duel.guest
+        step = match.receive(message, duel.t)  # never raises
+        for type_, fields in step.send:  # and never asks to send what the encoder refuses
+            encode(type_, **fields)
+        duel.take("host", duel.host.tick(duel.t))
+        duel.take("guest", duel.guest.tick(duel.t))
+        for side in (duel.host, duel.guest):  # every board is a legal game
+            Board.from_moves(side.game.board.moves, 15, side.rule)
