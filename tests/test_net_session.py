@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
 
 from gomoku.core.clock import TimeControl
@@ -316,8 +317,17 @@ def test_an_illegal_move_over_the_wire_is_refused_and_the_game_goes_on() -> None
 
 def test_silent_and_garbled_connections_are_closed_and_versions_checked() -> None:
     host, port = host_side()
-    silent, garbled, old = RawGuest(port), RawGuest(port), RawGuest(port)
+    silent, garbled, old, rude = RawGuest(port), RawGuest(port), RawGuest(port), RawGuest(port)
     try:
+        rude.sock.sendall(encode("chat", text="hi"))  # anything but a hello first
+        assert rude.expect("reject").data["reason"] == "bad_hello"
+        assert rude.closed_within(WAIT_S)
+        nameless = RawGuest(port)
+        payload = msgpack.packb({**hello(), "type": "hello", "name": ""})  # encode would refuse it
+        nameless.sock.sendall(len(payload).to_bytes(4, "big") + payload)
+        assert nameless.expect("error").data["code"] == "bad_message"
+        assert nameless.expect("reject").data["reason"] == "bad_hello"
+        nameless.close()
         garbled.sock.sendall(b"\x00\x00\x00\x00")  # a length of 0: fatal
         assert garbled.expect("error").data["code"]
         assert garbled.closed_within(WAIT_S)
@@ -329,7 +339,7 @@ def test_silent_and_garbled_connections_are_closed_and_versions_checked() -> Non
         guest.wait(Connected)
         guest.bridge.close()
     finally:
-        for raw in (silent, garbled, old):
+        for raw in (silent, garbled, old, rude):
             raw.close()
         host.bridge.close()
 

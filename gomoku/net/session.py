@@ -357,12 +357,12 @@ class HostSession(_Session):
                 items = await link.receive()
                 if items is None:
                     return None
-                for item in items:
+                for item in items:  # the first message must be a valid hello, or we part
                     if isinstance(item, ProtocolError):
                         link.send("error", _error_fields(item))
-                        if item.fatal:
-                            return None
-                        continue
+                        if not item.fatal:
+                            link.send("reject", {"reason": "bad_hello"})
+                        return None
                     if item.type == "hello":
                         return item
                     link.send("reject", {"reason": "bad_hello"})
