@@ -22,7 +22,7 @@ from gomoku.net.events import HostOptions
 from gomoku.ui.app import App, AppOptions
 
 LOOPBACK = "127.0.0.1"
-WAIT_S = 15.0  # an upper bound only: each wait returns as soon as its condition holds
+WAIT_S = 30.0  # an upper bound only: each wait returns as soon as its condition holds
 
 
 @pytest.fixture
@@ -68,7 +68,10 @@ def run_until(app: App, condition: Callable[[], bool], peer: Peer | None = None,
         if condition():
             return
         time.sleep(0.01)
-    raise AssertionError(f"not reached in {limit} s: {condition.__doc__ or condition}")
+    link = app.lan
+    state = (link.phase, link.state, link.game.board.moves if link.game else None) if link else None
+    raise AssertionError(f"not reached in {limit} s: {condition.__doc__ or condition}; link {state}; "
+                         f"notices {[n.text for n in app.notices]}; peer saw {peer.seen[-5:] if peer else ''}")
 
 
 def host_game(peer: Peer, port_holder: list[int], **options) -> None:
