@@ -371,6 +371,34 @@ def test_a_guest_that_floods_without_reading_is_cut_off() -> None:
         host.bridge.close()
 
 
+def test_a_guest_back_with_its_token_takes_over_a_connection_the_host_still_trusts() -> None:
+    host, port = host_side()
+    first = RawGuest(port)
+    second = None
+    try:
+        first.send("hello", **hello())
+        token = first.expect("welcome").data["session"]
+        first.send("ready", ready=True)
+        host.bridge.ready(True)
+        first.expect("start")
+        host.bridge.move(7, 7)
+        first.expect("move")
+        second = RawGuest(port)  # the first connection is still open: a half-dead network
+        second.send("hello", **hello(session=token))
+        assert second.expect("welcome").data["session"] == token
+        assert second.expect("sync").data["moves"] == ((7, 7),)
+        assert first.closed_within(WAIT_S)
+        host.wait(ConnectionLost)
+        host.wait(Reconnected)
+        second.send("move", x=8, y=8, ply=2, clock_ms=0)
+        assert host.wait(Moved, lambda e: not e.mine).point == (8, 8)
+    finally:
+        first.close()
+        if second is not None:
+            second.close()
+        host.bridge.close()
+
+
 def _cut(side: Side) -> None:
     """Break the guest's TCP connection from its own loop, as a dropped network would."""
     bridge = side.bridge
