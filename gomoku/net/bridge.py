@@ -61,11 +61,10 @@ class NetBridge:
     def start(self) -> None:
         """Start the thread and its loop (idempotent)."""
         with self._lock:
-            if self._thread is not None:
-                return
-            self._thread = threading.Thread(target=self._run, name="gomoku-net", daemon=True)
-            self._thread.start()
-        self._started.wait(CLOSE_S)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="gomoku-net", daemon=True)
+                self._thread.start()
+        self._started.wait(CLOSE_S)  # every caller: commands need the loop to exist
 
     def _run(self) -> None:
         asyncio.run(self._main())
