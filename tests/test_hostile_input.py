@@ -501,3 +501,13 @@ def test_fuzzed_settings_load_with_defaults_and_the_name_draws(tmp_path: Path, d
     assert loaded.problems() == {}
     _fit_names_in_time(loaded.player_name)
     save_settings(loaded, path)  # whatever was read can be saved again
+
+
+def test_the_fuzz_tool_runs_and_finds_nothing_on_a_small_run() -> None:
+    tool = Path(__file__).resolve().parent.parent / "tools" / "fuzz_files.py"
+    done = subprocess.run([sys.executable, str(tool), "--cases", "80", "--seed", "7"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    total = next(line for line in done.stdout.splitlines() if line.startswith("all "))
+    loaded, errors, crashes, slow = (int(n) for n in total.split()[1:])
+    assert loaded + errors == 80 and crashes == slow == 0
