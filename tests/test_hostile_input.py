@@ -23,6 +23,7 @@ from gomoku.core import Board, Rule
 from gomoku.core.clock import Clock, ClockState, TimeControl
 from gomoku.core.game import Game, PlayerInfo
 from gomoku.core.records import (
+    MAX_RECORD_NAME,
     GameRecord,
     RecordError,
     export_psq,
@@ -212,7 +213,7 @@ def test_4_long_names_are_capped_when_read_and_fitted_in_a_few_measurements(home
     long_name = "W" * 1_000_000  # just under the file size cap
     text = format_record(_record()).replace("Black: Ann", f"Black: {long_name}")
     (saves / "long.gomoku").write_text(text, encoding="utf-8")
-    assert len(load_record(saves / "long.gomoku").black) <= 64
+    assert len(load_record(saves / "long.gomoku").black) <= MAX_RECORD_NAME
     app = make_app()
     began = time.perf_counter()
     app.switch("records", {})
