@@ -470,8 +470,7 @@ def import_psq(text: str, rule: Rule | None = None) -> GameRecord:
     `-1` end marker, Gomocup trailer). The rule comes from `rule`, else from a Gomocup trailer
     line naming it, else freestyle. RecordError naming the line on anything wrong."""
     _check_characters(text)
-    # Only "\n" ends a line (with an optional "\r"), as in the own format.
-    lines = [line.strip() for line in text.lstrip("\ufeff").split("\n")]
+    lines = [line.strip() for line in text.lstrip("\ufeff").splitlines()]
     while lines and not lines[-1]:
         lines.pop()
     if not lines:
