@@ -163,7 +163,7 @@ def to_game(record: GameRecord) -> Game:
         else:
             clock = Clock(control, board.to_move)
     except (TypeError, ValueError, AttributeError) as error:
-        raise RecordError(f"bad player or clock data: {error}") from None
+        raise RecordError(f"bad player or clock data: {str(error)[:200]}") from None
     if clock.to_move is not board.to_move:
         raise RecordError(
             f"the saved clock has {clock.to_move.label} to move but the moves give {board.to_move.label}"
@@ -215,8 +215,8 @@ def format_record(record: GameRecord) -> str:
 
 def parse_record(text: str) -> GameRecord:
     """Read the own format; RecordError naming the line on anything damaged or illegal."""
-    # Only "\n" ends a line: a name may hold other line separators (U+2028 and the like).
     _check_characters(text)
+    # Only "\n" ends a line: a name may hold other line separators (U+2028 and the like).
     lines = [line.removesuffix("\r") for line in text.removeprefix("\ufeff").split("\n")]
     if not lines[0].strip().lower().startswith(FORMAT_LINE.lower()):
         raise RecordError(

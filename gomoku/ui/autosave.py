@@ -145,7 +145,7 @@ def load(
     try:
         return restore(records.load_record(source), settings), None
     except (OSError, RecordError, ValueError) as error:
-        return None, _set_aside(source, str(error))
+        return None, _set_aside(source, str(error)[:300])  # a message for a banner, not a dump
     except Exception as error:  # a bug must not keep Continue failing for ever either
         return None, _set_aside(source, f"{type(error).__name__}: {str(error)[:200]}")
 
