@@ -33,7 +33,7 @@ def test_missing_file_gives_defaults_and_no_warning(tmp_path: Path) -> None:
 
 settings_values = st.builds(
     Settings,
-    player_name=st.text(min_size=1, max_size=24).filter(str.strip),
+    player_name=st.text(min_size=1, max_size=24).filter(str.strip).filter(str.isprintable),
     level=st.sampled_from(["easy", "medium", "hard"]),
     rule=st.sampled_from(["freestyle", "standard", "renju"]),
     move_s=st.integers(0, 3600),

@@ -13,12 +13,17 @@ from typing import Any
 
 from gomoku.core.types import Color
 
+MAX_CONTROL_S = 366 * 24 * 3600
+"""No time control value above a year: a bound, so hostile numbers cannot overflow a float."""
+MAX_CLOCK_MS = 10**12
+"""No clock figure above about 30 years (increments can push time left past the control)."""
+
 
 @dataclass(frozen=True)
 class TimeControl:
     """Seconds per side for the game, seconds added after each move, seconds per move (0 = none).
 
-    Raises ValueError unless all three are whole numbers >= 0."""
+    Raises ValueError unless all three are whole numbers from 0 to MAX_CONTROL_S."""
 
     game_s: int = 0
     increment_s: int = 0
@@ -27,9 +32,11 @@ class TimeControl:
     def __post_init__(self) -> None:
         values = (self.game_s, self.increment_s, self.move_s)
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-            raise ValueError(f"time control values must be whole seconds: {self}")
+            raise ValueError(f"time control values must be whole seconds, not {_shown(values)}")
         if min(values) < 0:
-            raise ValueError(f"time control values must not be negative: {self}")
+            raise ValueError(f"time control values must not be negative: {_shown(values)}")
+        if max(values) > MAX_CONTROL_S:
+            raise ValueError(f"time control values must be at most a year ({MAX_CONTROL_S} s)")
 
     @property
     def is_untimed(self) -> bool:
@@ -42,13 +49,22 @@ class ClockState:
     """A clock frozen in milliseconds, for the autosave and the LAN `sync`.
 
     `black_ms`/`white_ms` are the game time left (0 when there is no game limit); `move_ms` is
-    the time the side to move has already used on its current move.
+    the time the side to move has already used on its current move. Each is checked to be
+    whole milliseconds from 0 to MAX_CLOCK_MS (ValueError otherwise).
     """
 
     black_ms: int
     white_ms: int
     to_move: Color
     move_ms: int = 0
+
+    def __post_init__(self) -> None:
+        """Raises ValueError unless every time is a whole number from 0 to MAX_CLOCK_MS."""
+        for number in (self.black_ms, self.white_ms, self.move_ms):
+            if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number <= MAX_CLOCK_MS:
+                raise ValueError(
+                    f"clock times must be whole milliseconds from 0 to {MAX_CLOCK_MS}, not {_shown(number)}"
+                )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -60,18 +76,30 @@ class ClockState:
 
     @classmethod
     def from_dict(cls, data: Any) -> ClockState:
-        """The inverse of to_dict; raises ValueError in plain words on bad data."""
+        """The inverse of to_dict; raises ValueError in plain words on bad data (including
+        times over MAX_CLOCK_MS)."""
         if not isinstance(data, dict):
             raise ValueError("clock state must be a mapping")
         try:
-            to_move = Color[str(data["to_move"]).upper()]
+            label = data["to_move"]
             numbers = [data["black_ms"], data["white_ms"], data.get("move_ms", 0)]
         except KeyError as missing:
             raise ValueError(f"clock state lacks {missing}") from None
-        for number in numbers:
-            if not isinstance(number, int) or isinstance(number, bool) or number < 0:
-                raise ValueError(f"clock times must be whole milliseconds >= 0, not {number!r}")
+        if label not in (Color.BLACK.label, Color.WHITE.label):
+            raise ValueError(f"the side to move must be black or white, not {_shown(label)}")
+        to_move = Color.BLACK if label == Color.BLACK.label else Color.WHITE
         return cls(numbers[0], numbers[1], to_move, numbers[2])
+
+
+def _shown(value: Any) -> str:
+    """A short repr for a message (repr of a 5,000-digit int would itself raise)."""
+    if value is None:
+        return "an empty or out-of-range value"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_shown(item) for item in value) + ")"
+    if isinstance(value, int) and abs(value) > MAX_CLOCK_MS:
+        return "a number that large"
+    return repr(value)[:30]
 
 
 class Clock:
@@ -211,11 +239,10 @@ class Clock:
 
         def ms(color: Color) -> int:
             left = self.remaining(color, now)
-            return 0 if math.isinf(left) else round(left * 1000)
+            return 0 if math.isinf(left) else min(MAX_CLOCK_MS, round(left * 1000))
 
-        return ClockState(
-            ms(Color.BLACK), ms(Color.WHITE), self._to_move, round(self.used_in_move(now) * 1000)
-        )
+        used = min(MAX_CLOCK_MS, round(self.used_in_move(now) * 1000))
+        return ClockState(ms(Color.BLACK), ms(Color.WHITE), self._to_move, used)
 
     @classmethod
     def restore(cls, control: TimeControl, state: ClockState) -> Clock:

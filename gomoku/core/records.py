@@ -11,6 +11,7 @@ Own format (UTF-8 text, suffix `.gomoku`), one header line per field, then one m
     Reason: five
     Date: 2026-11-22T06:10:00+00:00
     Extra: {"players": {"black": {"kind": "human", "level": null}, ...}}
+    Move count: 2
 
     Moves:
     1. h8 2.350
@@ -22,6 +23,8 @@ Own format (UTF-8 text, suffix `.gomoku`), one header line per field, then one m
 - `Result` is black, white, draw or empty (unfinished); `Reason` is five, resign, timeout,
   disconnect, full_board or empty. `Extra` is one line of JSON (free-form data for the UI's
   autosave; `players`, `time_control` and `clock` are filled by `from_game`).
+- `Move count` (written since this header was added; optional on reading) lets a file cut
+  short after a line be reported as truncated; so does a missing `Moves:` line.
 - Move lines: number, point in "h8" notation (column letter from the left, row from the
   bottom), seconds the move took (optional). Lines starting with `#` are comments.
 
@@ -29,6 +32,11 @@ Piskvork `.psq`: a header `Piskvorky 15x15, 0:0, 0`, one line `x,y,time_ms` per 
 x from the left, y from the top), then the two players' names and a code. The rule is not
 stored (a Gomocup line such as `0,Renju` is recognised on import); the result is read off the
 board. Loading replays every move through Board.push, so an illegal move is an error too.
+
+Both readers follow gomoku.core.inputs: a regular file of at most MAX_RECORD_BYTES, no raw
+control characters (a NUL is an error naming its line), JSON of bounded nesting and numbers,
+names cleaned to printable text of at most MAX_RECORD_NAME characters. Whatever the bytes,
+loading raises RecordError (or OSError for a file that cannot be read), nothing else.
 """
 
 from __future__ import annotations
@@ -46,6 +54,7 @@ from gomoku.core.board import Board
 from gomoku.core.clock import Clock, ClockState, TimeControl
 from gomoku.core.files import write_atomic
 from gomoku.core.game import Game, PlayerInfo
+from gomoku.core.inputs import InputError, clean_text, load_json, read_bounded
 from gomoku.core.notation import NotationError, format_point, parse_point
 from gomoku.core.types import MAX_SIZE, MIN_SIZE, Color, IllegalMoveError, Point, Reason, Rule
 
@@ -54,6 +63,9 @@ FORMAT_VERSION = 1
 RECORD_SUFFIX = ".gomoku"
 PSQ_SUFFIX = ".psq"
 MAX_RECORD_BYTES = 1024 * 1024  # a 20x20 game with long names is a few KiB
+MAX_RECORD_NAME = 256  # room for an arena's engine command lines; a screen shows about 30
+MAX_DIGITS = 9  # move numbers, coordinates and milliseconds: nothing real is longer
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # tab, CR, LF are fine; JSON escapes the rest
 RESULTS = ("black", "white", "draw", "")
 REASONS = tuple(reason.value for reason in Reason) + ("",)
 _OFF_BOARD_REASONS = (Reason.RESIGN.value, Reason.TIMEOUT.value, Reason.DISCONNECT.value)
@@ -143,14 +155,15 @@ def to_game(record: GameRecord) -> Game:
     try:
         for color, name in ((Color.BLACK, record.black), (Color.WHITE, record.white)):
             data = players.get(color.label, {}) if isinstance(players, dict) else {}
-            infos[color] = PlayerInfo(name, data.get("kind", "human"), data.get("level"))
+            level = clean_text(data.get("level"), 16) if data.get("level") is not None else None
+            infos[color] = PlayerInfo(name, data.get("kind", "human"), level)
         control = TimeControl(**record.extra.get("time_control", {}))
         if "clock" in record.extra:
             clock = Clock.restore(control, ClockState.from_dict(record.extra["clock"]))
         else:
             clock = Clock(control, board.to_move)
     except (TypeError, ValueError, AttributeError) as error:
-        raise RecordError(f"bad player or clock data: {error}") from None
+        raise RecordError(f"bad player or clock data: {str(error)[:200]}") from None
     if clock.to_move is not board.to_move:
         raise RecordError(
             f"the saved clock has {clock.to_move.label} to move but the moves give {board.to_move.label}"
@@ -172,17 +185,25 @@ def to_game(record: GameRecord) -> Game:
 
 
 def format_record(record: GameRecord) -> str:
-    """The record as text in the own format (see the module docstring). Does not validate."""
+    """The record as text in the own format (see the module docstring). Does not validate.
+
+    Names and date are written cleaned (as loading would give them back), so the text always
+    encodes as UTF-8: a lone surrogate in the extra data is written as a JSON escape.
+    """
+    extra = json.dumps(record.extra, ensure_ascii=False, sort_keys=True)
+    if not _encodes(extra):
+        extra = json.dumps(record.extra, sort_keys=True)
     lines = [
         f"{FORMAT_LINE} {FORMAT_VERSION}",
         f"Rule: {record.rule.value}",
         f"Size: {record.size}",
-        f"Black: {_quote(record.black)}",
-        f"White: {_quote(record.white)}",
+        f"Black: {_quote(clean_text(record.black, MAX_RECORD_NAME) or 'Black')}",
+        f"White: {_quote(clean_text(record.white, MAX_RECORD_NAME) or 'White')}",
         f"Result: {record.result}",
         f"Reason: {record.reason}",
-        f"Date: {_quote(record.date)}",
-        f"Extra: {json.dumps(record.extra, ensure_ascii=False, sort_keys=True)}",
+        f"Date: {_quote(clean_text(record.date, MAX_RECORD_NAME) or '')}",
+        f"Extra: {extra}",
+        f"Move count: {len(record.moves)}",
         "",
         "Moves:",
     ]
@@ -194,6 +215,7 @@ def format_record(record: GameRecord) -> str:
 
 def parse_record(text: str) -> GameRecord:
     """Read the own format; RecordError naming the line on anything damaged or illegal."""
+    _check_characters(text)
     # Only "\n" ends a line: a name may hold other line separators (U+2028 and the like).
     lines = [line.removesuffix("\r") for line in text.removeprefix("\ufeff").split("\n")]
     if not lines[0].strip().lower().startswith(FORMAT_LINE.lower()):
@@ -201,18 +223,20 @@ def parse_record(text: str) -> GameRecord:
             f'not a Gomoku record (the first line should be "{FORMAT_LINE} {FORMAT_VERSION}")', 1
         )
     version_text = lines[0].strip()[len(FORMAT_LINE) :].strip()
-    if not version_text.isdigit():
+    if not (version_text.isascii() and version_text.isdigit() and len(version_text) <= 6):
         raise RecordError("the format line lacks a version number", 1)
     if int(version_text) > FORMAT_VERSION:
         raise RecordError(f"made by a newer version of the game (format {version_text})", 1)
 
     headers: dict[str, tuple[str, int]] = {}
     number = 1
+    moves_line = False
     for number in range(2, len(lines) + 1):
         line = lines[number - 1].strip()
         if not line or line.startswith("#"):
             continue
         if line.lower().rstrip(":") == "moves":
+            moves_line = True
             break
         key, colon, value = line.partition(":")
         if not colon or not key.strip():
@@ -221,9 +245,11 @@ def parse_record(text: str) -> GameRecord:
             )
         headers[key.strip().lower()] = (value.strip(), number)
     else:
-        number = len(lines) + 1  # no "Moves:" line: a record with no moves
+        number = len(lines) + 1  # no "Moves:" line: checked below, after the headers
 
     record = _record_from_headers(headers, number)
+    if not moves_line:
+        raise RecordError("the file looks truncated: it ends before the 'Moves:' line", number)
     board = _new_board(record.size, record.rule, headers["size"][1])
     for move_line in range(number + 1, len(lines) + 1):
         line = lines[move_line - 1].strip()
@@ -233,6 +259,16 @@ def parse_record(text: str) -> GameRecord:
         _push(board, point, len(record.moves), move_line)
         record.moves.append(point)
         record.times.append(seconds)
+    if "move count" in headers:
+        count_text, count_line = headers["move count"]
+        if not (count_text.isascii() and count_text.isdigit() and len(count_text) <= MAX_DIGITS):
+            raise RecordError(f"the move count must be a whole number, not {count_text[:20]!r}", count_line)
+        if int(count_text) != len(record.moves):
+            raise RecordError(
+                f"the file looks truncated or edited: the header counts {int(count_text)} moves "
+                f"but {len(record.moves)} follow",
+                count_line,
+            )
     result_line = headers.get("result", headers.get("reason", ("", number)))[1]
     _check_result(board, record.result, record.reason, result_line)
     return record
@@ -247,8 +283,8 @@ def _parse_move_line(line: str, expected: int, size: int, number: int) -> tuple[
         raise RecordError(
             f"expected a move like '{expected}. h8 1.250', found {line[:40]!r}", number
         )
-    if int(match.group(1)) != expected:
-        raise RecordError(f"expected move number {expected}, found {match.group(1)}", number)
+    if len(match.group(1)) > MAX_DIGITS or int(match.group(1)) != expected:
+        raise RecordError(f"expected move number {expected}, found {match.group(1)[:20]}", number)
     try:
         point = parse_point(match.group(2), size)
     except NotationError as error:
@@ -275,34 +311,45 @@ def _record_from_headers(headers: dict[str, tuple[str, int]], end_line: int) -> 
         rule = Rule(rule_text.lower())
     except ValueError:
         raise RecordError(
-            f"unknown rule {rule_text!r} (freestyle, standard or renju)", line
+            f"unknown rule {rule_text[:20]!r} (freestyle, standard or renju)", line
         ) from None
     size_text, line = headers["size"]
-    if not size_text.isdigit() or not MIN_SIZE <= int(size_text) <= MAX_SIZE:
-        raise RecordError(f"the size must be {MIN_SIZE} to {MAX_SIZE}, not {size_text!r}", line)
+    if not (size_text.isascii() and size_text.isdigit() and len(size_text) <= 3) or not (
+        MIN_SIZE <= int(size_text) <= MAX_SIZE
+    ):
+        raise RecordError(f"the size must be {MIN_SIZE} to {MAX_SIZE}, not {size_text[:20]!r}", line)
     record = GameRecord(rule=rule, size=int(size_text))
-    for key in ("black", "white", "date"):
+    for key, default in (("black", record.black), ("white", record.white), ("date", "")):
         if key in headers:
-            setattr(record, key, _unquote(*headers[key]))
+            cleaned = clean_text(_unquote(*headers[key]), MAX_RECORD_NAME)
+            setattr(record, key, cleaned if cleaned is not None else default)
     result, result_line = headers.get("result", ("", None))
     if result.lower() not in RESULTS:
         raise RecordError(
-            f"the result must be black, white, draw or empty, not {result!r}", result_line
+            f"the result must be black, white, draw or empty, not {result[:20]!r}", result_line
         )
     reason, reason_line = headers.get("reason", ("", None))
     if reason.lower() not in REASONS:
-        raise RecordError(f"unknown reason {reason!r}", reason_line)
+        raise RecordError(f"unknown reason {reason[:20]!r}", reason_line)
     record.result, record.reason = result.lower(), reason.lower()
     if "extra" in headers:
         text, line = headers["extra"]
         try:
-            extra = json.loads(text) if text else {}
-        except json.JSONDecodeError as error:
-            raise RecordError(f"the Extra header is not valid JSON ({error.msg})", line) from None
+            extra = load_json(text) if text else {}
+        except InputError as error:
+            raise RecordError(f"the Extra header cannot be read: {error}", line) from None
         if not isinstance(extra, dict):
             raise RecordError("the Extra header must be a JSON object", line)
         record.extra = extra
     return record
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _quote(value: str) -> str:
@@ -328,6 +375,25 @@ def _unquote(value: str, line: int) -> str:
 
 
 # --- shared checks -------------------------------------------------------------------------
+
+
+def _check_characters(text: str) -> None:
+    """RecordError naming the line of the first raw control character (NUL and the like):
+    neither format writes one, and a reader that skipped it would misread the line."""
+    found = _CONTROL.search(text)
+    if found is not None:
+        line = text.count("\n", 0, found.start()) + 1
+        raise RecordError(
+            f"a control character (code {ord(found.group())}) where text should be: the file is damaged",
+            line,
+        )
+
+
+def _number(text: str, line: int) -> int:
+    """A short decimal number from a record; RecordError for one with too many digits."""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise RecordError(f"the number {text[:12]}... is out of range (too many digits)", line)
+    return int(text)
 
 
 def _new_board(size: int, rule: Rule, line: int | None) -> Board:
@@ -396,12 +462,14 @@ _PSQ_HEADER = re.compile(
     r"piskvorky\s*(\d+)\s*x\s*(\d+)\s*(?:,\s*(-?\d+)\s*[:\-]\s*(-?\d+)\s*(?:,\s*(-?\d+))?)?.*", re.I
 )
 _PSQ_MOVE = re.compile(r"(-?\d+)\s*,\s*(-?\d+)\s*(?:,\s*(-?\d+)\s*)?")
+_PSQ_PARTIAL = re.compile(r"-?\d+\s*,\s*(?:-?\d+\s*,\s*)?")  # a move line cut short: "8," or "8,9,"
 
 
 def import_psq(text: str, rule: Rule | None = None) -> GameRecord:
     """Read Piskvork `.psq` text (and the common variants: spaces, no times, no header,
     `-1` end marker, Gomocup trailer). The rule comes from `rule`, else from a Gomocup trailer
     line naming it, else freestyle. RecordError naming the line on anything wrong."""
+    _check_characters(text)
     lines = [line.strip() for line in text.lstrip("\ufeff").splitlines()]
     while lines and not lines[-1]:
         lines.pop()
@@ -413,7 +481,7 @@ def import_psq(text: str, rule: Rule | None = None) -> GameRecord:
     header = _PSQ_HEADER.fullmatch(lines[first])
     black_first = True
     if header is not None:
-        width, height = int(header.group(1)), int(header.group(2))
+        width, height = _number(header.group(1), first + 1), _number(header.group(2), first + 1)
         if width != height:
             raise RecordError(f"only square boards are supported, not {width}x{height}", first + 1)
         if not MIN_SIZE <= width <= MAX_SIZE:
@@ -443,11 +511,16 @@ def import_psq(text: str, rule: Rule | None = None) -> GameRecord:
             continue
         if match is None:
             break
-        x, y = int(match.group(1)), int(match.group(2))
-        millis = int(match.group(3)) if match.group(3) is not None else 0
+        x, y = _number(match.group(1), index + 1), _number(match.group(2), index + 1)
+        millis = _number(match.group(3), index + 1) if match.group(3) is not None else 0
         raw_moves.append((x, y, millis, index + 1))
         index += 1
     trailer = [line for line in lines[index:] if line]
+    for offset, line in enumerate(lines[index:]):
+        if _PSQ_PARTIAL.fullmatch(line):
+            raise RecordError(
+                f"the file looks truncated or damaged: {line[:20]!r} is half a move", index + offset + 1
+            )
 
     if size is None:
         largest = max((max(x, y) for x, y, _, _ in raw_moves), default=MIN_SIZE)
@@ -468,10 +541,11 @@ def import_psq(text: str, rule: Rule | None = None) -> GameRecord:
         record.times.append(millis / 1000)
     names = [line for line in trailer if not re.fullmatch(r"-?\d+(\s*,.*)?", line)][:2]
     if len(names) == 2:
-        first_name, second_name = names
-        record.black, record.white = (
+        first_name, second_name = (clean_text(name, MAX_RECORD_NAME) for name in names)
+        black_name, white_name = (
             (first_name, second_name) if black_first else (second_name, first_name)
         )
+        record.black, record.white = black_name or record.black, white_name or record.white
     outcome = board.outcome()
     if outcome is not None:
         record.result = outcome.winner.label if outcome.winner is not None else "draw"
@@ -489,7 +563,7 @@ def _rule_from_trailer(trailer: list[str]) -> Rule:
 
 
 def _one_line(name: str) -> str:
-    cleaned = " ".join(name.split())
+    cleaned = " ".join((clean_text(name, MAX_RECORD_NAME) or "").split())
     return (
         cleaned
         if cleaned and not re.fullmatch(r"-?\d+.*", cleaned)
@@ -531,19 +605,20 @@ def save_record(
 def load_record(path: str | os.PathLike[str]) -> GameRecord:
     """Read a record file in either format (told apart by content, not by suffix).
 
-    RecordError for a damaged, foreign or illegal record (the message names the line) or a file
-    over MAX_RECORD_BYTES; OSError if the file cannot be read. Never writes anything.
+    RecordError for a damaged, foreign or illegal record (the message names the line), a file
+    over MAX_RECORD_BYTES or not a regular file (a FIFO, a device: never opened for reading);
+    OSError if the file cannot be read. Never writes anything.
     """
-    source = Path(path)
-    if source.stat().st_size > MAX_RECORD_BYTES:  # e.g. a renamed video: never read it whole
-        raise RecordError(f"too large to be a game record (over {MAX_RECORD_BYTES // 1024} KiB)")
-    data = source.read_bytes()
+    try:
+        data = read_bounded(path, MAX_RECORD_BYTES)  # e.g. a renamed video: never read it whole
+    except InputError as error:
+        raise RecordError(f"not a game record: {error}") from None
     try:
         return _parse_any(data)
     except RecordError:
         raise
-    except (ValueError, OverflowError) as error:  # e.g. a number with thousands of digits
-        raise RecordError(f"a number in it is out of range ({error})") from None
+    except (ValueError, OverflowError, RecursionError) as error:  # a guard: the checks should come first
+        raise RecordError(f"a value in it is out of range ({type(error).__name__})") from None
 
 
 def _parse_any(data: bytes) -> GameRecord:

@@ -5,7 +5,9 @@ Board size: 15 to 20 is kept for freestyle only; standard and renju are played o
 while `board_size` remembers the player's freestyle choice.
 
 A damaged file never stops the game: `load_settings` falls back to defaults, keeps the bad
-file aside as `<name>.bak` and returns a warning in plain words for the UI to show.
+file aside as `<name>.bak` and returns a warning in plain words for the UI to show. The file
+is read by the rule of gomoku.core.inputs: a regular file of at most MAX_SETTINGS_BYTES, JSON
+of bounded nesting and numbers (a UTF-8 BOM is accepted), a printable name.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 
 from gomoku.core.clock import TimeControl
 from gomoku.core.files import write_atomic
+from gomoku.core.inputs import InputError, load_json, read_bounded
 from gomoku.core.types import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, Rule
 
 LEVELS = ("easy", "medium", "hard")
@@ -31,6 +34,7 @@ MAX_NAME_LENGTH = 24
 MAX_MOVE_S = 3600
 MAX_GAME_S = 4 * 3600
 MAX_INCREMENT_S = 600
+MAX_SETTINGS_BYTES = 64 * 1024  # the file is under 1 KiB; anything much larger is not ours
 
 
 @dataclass
@@ -109,9 +113,14 @@ def _flag(value: Any) -> str | None:
 
 
 def _name(value: Any) -> str | None:
-    if isinstance(value, str) and value.strip() and len(value) <= MAX_NAME_LENGTH:
+    if (
+        isinstance(value, str)
+        and len(value) <= MAX_NAME_LENGTH
+        and value.strip()
+        and value.isprintable()  # no NUL, control or format character, no lone surrogate
+    ):
         return None
-    return f"must be 1 to {MAX_NAME_LENGTH} characters"
+    return f"must be 1 to {MAX_NAME_LENGTH} printable characters"
 
 
 def _interface(value: Any) -> str | None:
@@ -175,28 +184,27 @@ def _normalise(name: str, value: Any) -> Any:
 def load_settings(path: str | os.PathLike[str]) -> tuple[Settings, str | None]:
     """Read settings from `path`: (settings, None) when all is well or the file is missing.
 
-    A file that is not a JSON object is moved aside to `<name>.bak`; the defaults are returned
-    with a warning. Single bad values fall back to their defaults (the others are kept), the
+    A file that cannot be used (unreadable, not a regular file, too large, not UTF-8, not a
+    JSON object, nested too deeply) is moved aside to `<name>.bak`, once: the next start finds
+    no file and says nothing; the defaults are returned with a warning. Single bad values
+    (a number out of bounds among them) fall back to their defaults (the others are kept), the
     file is copied to `<name>.bak`, and a warning names them. Unknown keys are ignored.
     Never raises for a bad or unreadable file.
     """
     source = Path(path)
     backup = source.with_name(source.name + ".bak")
     try:
-        text = source.read_text(encoding="utf-8")
+        text = read_bounded(source, MAX_SETTINGS_BYTES).decode("utf-8-sig")
+        data = load_json(text)
     except FileNotFoundError:
         return Settings(), None
     except UnicodeDecodeError:
         return Settings(), _set_aside(source, backup, "it is not a text file")
+    except InputError as error:
+        return Settings(), _set_aside(source, backup, str(error))
     except OSError as error:
-        return (
-            Settings(),
-            f"Could not read the settings file {source} ({error.strerror}); using the defaults.",
-        )
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        return Settings(), _set_aside(source, backup, f"it is not valid JSON (line {error.lineno})")
+        # Unreadable (e.g. mode 000): the next save would replace it, so keep it aside now.
+        return Settings(), _set_aside(source, backup, f"it could not be read: {error.strerror or error}")
     if not isinstance(data, dict):
         return Settings(), _set_aside(source, backup, "it does not hold a set of named values")
 
@@ -241,7 +249,7 @@ def _set_aside(source: Path, backup: Path, why: str) -> str:
     try:
         os.replace(source, backup)
     except OSError:
-        return f"The settings file {source} is damaged ({why}); using the defaults."
+        return f"The settings file {source} cannot be used ({why}); using the defaults."
     return f"The settings file was damaged ({why}); it was kept as {backup.name} and the defaults are in use."
 
 

@@ -29,11 +29,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import metadata
 from typing import TextIO
 
 from gomoku.core import MAX_SIZE, MIN_SIZE, Board, Color, IllegalMoveError, Point, Rule
+from gomoku.core.inputs import InputError, parse_clamped_int
 from gomoku.engine import driver
 from gomoku.engine.api import DEFAULT_BUDGET_S, Level, Position, SearchLimit, SearchResult, StopFlag
 
@@ -49,6 +50,7 @@ FAST_TURN_S = 0.05  # `timeout_turn 0` means "play as fast as possible"
 MIN_THINK_S = 0.01
 MIN_MOVES_LEFT = 12  # the match clock is shared out over at least this many more moves
 WATCHDOG_FACTOR = 1.05  # the stop flag is raised shortly after the budget, as a guard
+MAX_INFO_NUMBER = 2**31 - 1  # INFO numbers are clamped to a C int, as managers send them
 
 RULE_BITS = {0: Rule.FREESTYLE, 1: Rule.STANDARD, 4: Rule.RENJU}
 """Gomocup `INFO rule` values we play: 0 freestyle, 1 exactly five, 4 renju."""
@@ -99,8 +101,8 @@ def parse_point(text: str, size: int) -> Point:
     """`"x,y"` as a point on a board of `size`; ProtocolError if malformed or off the board."""
     match = _POINT.match(text)
     if match is None:
-        raise ProtocolError(f"expected x,y but got {text.strip()!r}")
-    x, y = int(match.group(1)), int(match.group(2))
+        raise ProtocolError(f"expected x,y but got {text.strip()[:40]!r}")
+    x, y = (parse_clamped_int(group, -1, MAX_SIZE) for group in match.groups())
     if not (0 <= x < size and 0 <= y < size):
         raise ProtocolError(f"{x},{y} is off the {size}x{size} board")
     return x, y
@@ -112,9 +114,9 @@ def parse_rule(text: str) -> Rule:
     The continuous-game bit (2) is dropped: each game is played on its own under its base rule.
     """
     try:
-        value = int(text)
-    except ValueError:
-        raise ProtocolError(f"rule must be a number, not {text!r}") from None
+        value = parse_clamped_int(text, -1, MAX_INFO_NUMBER)
+    except InputError:
+        raise ProtocolError(f"rule must be a number, not {text[:40]!r}") from None
     base = value & ~CONTINUOUS_BIT
     if base in RULE_BITS:
         return RULE_BITS[base]
@@ -129,7 +131,7 @@ def parse_level(text: str) -> Level:
         return Level(text.strip().lower())
     except ValueError:
         choices = ", ".join(level.value for level in Level)
-        raise ProtocolError(f"level must be one of {choices}, not {text!r}") from None
+        raise ProtocolError(f"level must be one of {choices}, not {text[:40]!r}") from None
 
 
 def board_from_stones(stones: list[tuple[int, int, int]], size: int, rule: Rule) -> Board:
@@ -185,11 +187,17 @@ def about_line() -> str:
     return f'name="{BRAIN_NAME}", version="{version}", author="{AUTHOR}", country="{COUNTRY}"'
 
 
+_State = tuple[Board | None, int, Rule, Level, TimeControl, dict[str, str]]
+"""What a failed command must leave as it was: board (and its ply), rule, level, clock, INFO."""
+
+
 class Brain:
     """The protocol state machine: `handle(line)` returns the reply lines for one input line.
 
     Never raises for bad input: a refused command gives `ERROR <reason>`, an unknown one
-    `UNKNOWN <text>`. `finished` turns True after END. Not thread-safe.
+    `UNKNOWN <text>`, and a command that fails changes nothing (board, rule, level, clock).
+    Numbers are clamped (INFO values to 0..MAX_INFO_NUMBER). `finished` turns True after
+    END. Not thread-safe.
     """
 
     def __init__(
@@ -220,18 +228,34 @@ class Brain:
         text = line.strip()
         if not text:
             return []
+        saved = self._saved_state()
         try:
             if self._block is not None:
                 return self._block_line(text)
             command, *rest = text.split(None, 1)
             handler = self._handlers().get(command.upper())
             if handler is None:
-                return [f"UNKNOWN command not understood: {text}"]
+                return [f"UNKNOWN command not understood: {text[:80]}"]
             return handler(rest[0].strip() if rest else "")
         except ProtocolError as error:
+            self._restore_state(saved)
             return [f"ERROR {error}"]
         except Exception as error:  # never crash the brain: the manager would score a loss
-            return [f"ERROR internal error: {type(error).__name__}: {error}"]
+            self._restore_state(saved)
+            return [f"ERROR internal error: {type(error).__name__}: {str(error)[:200]}"]
+
+    def _saved_state(self) -> _State:
+        board = self.board
+        ply = board.ply if board is not None else 0
+        return board, ply, self.rule, self.level, replace(self.clock), dict(self.info)
+
+    def _restore_state(self, saved: _State) -> None:
+        """Undo what a failed command changed: a TURN's stone does not stay on the board."""
+        board, ply, self.rule, self.level, self.clock, self.info = saved
+        self.board = board
+        if board is not None:
+            while board.ply > ply:
+                board.pop()
 
     def _handlers(self) -> dict[str, Callable[[str], list[str]]]:
         return {
@@ -255,9 +279,9 @@ class Brain:
 
     def _start(self, argument: str) -> list[str]:
         try:
-            size = int(argument)
-        except ValueError:
-            raise ProtocolError(f"START needs a board size, not {argument!r}") from None
+            size = parse_clamped_int(argument, 0, MAX_SIZE + 1)
+        except InputError:
+            raise ProtocolError(f"START needs a board size, not {argument[:40]!r}") from None
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise ProtocolError(
                 f"unsupported size {size}: boards from {MIN_SIZE} to {MAX_SIZE} only"
@@ -324,8 +348,8 @@ class Brain:
         """Adds one `x,y,field` line; returns why it is refused, or None."""
         match = _STONE.match(text)
         if match is None:
-            return f"expected x,y,field but got {text!r}"
-        x, y, field = (int(group) for group in match.groups())
+            return f"expected x,y,field but got {text[:40]!r}"
+        x, y, field = (parse_clamped_int(group, -1, MAX_SIZE) for group in match.groups())
         size = self.board.size if self.board is not None else MAX_SIZE
         if not (0 <= x < size and 0 <= y < size):
             return f"{x},{y} is off the {size}x{size} board"
@@ -341,9 +365,9 @@ class Brain:
         key, value = key.lower(), (rest[0].strip() if rest else "")
         if key in ("timeout_turn", "timeout_match", "time_left", "max_memory", "game_type"):
             try:
-                number = int(value)
-            except ValueError:
-                raise ProtocolError(f"INFO {key} needs a number, not {value!r}") from None
+                number = parse_clamped_int(value, 0, MAX_INFO_NUMBER)
+            except InputError:
+                raise ProtocolError(f"INFO {key} needs a number, not {value[:40]!r}") from None
             if key == "timeout_turn":
                 self.clock.timeout_turn_ms = number
             elif key == "timeout_match":
@@ -354,7 +378,7 @@ class Brain:
             self._set_rule(parse_rule(value))
         elif key == "level":
             self.level = parse_level(value)
-        self.info[key] = value  # other keys (folder, evaluate, ...) need nothing from us
+        self.info[key[:40]] = value[:256]  # other keys (folder, evaluate, ...) need nothing from us
         return []
 
     def _set_rule(self, rule: Rule) -> None:

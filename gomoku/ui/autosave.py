@@ -137,14 +137,17 @@ def load(
     path: str | os.PathLike[str], settings: Settings
 ) -> tuple[tuple[GameSetup, Game] | None, str | None]:
     """((setup, game), None) for the autosave at `path`; (None, None) if there is none;
-    (None, a plain message) if it is damaged, after moving it aside to `<name>.bak`."""
+    (None, a plain message) if it is damaged, after moving it aside to `<name>.bak`, so
+    Continue is not offered again for the same file. Never raises."""
     source = Path(path)
     if not source.is_file():
         return None, None
     try:
         return restore(records.load_record(source), settings), None
     except (OSError, RecordError, ValueError) as error:
-        return None, _set_aside(source, str(error))
+        return None, _set_aside(source, str(error)[:300])  # a message for a banner, not a dump
+    except Exception as error:  # a bug must not keep Continue failing for ever either
+        return None, _set_aside(source, f"{type(error).__name__}: {str(error)[:200]}")
 
 
 def _set_aside(source: Path, why: str) -> str:

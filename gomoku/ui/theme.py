@@ -37,6 +37,17 @@ def shipped_font(px: int, bold: bool = False) -> pygame.font.Font:
     return font
 
 
+def drawable(text: str) -> str:
+    """`text` without the characters pygame refuses to draw (NUL, lone surrogates)."""
+    if "\x00" not in text and text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = "".join(char for char in text if not "\ud800" <= char <= "\udfff")
+    return text.replace("\x00", "")
+
+
 @dataclass(frozen=True)
 class Palette:
     """Every colour the UI uses, by role."""
@@ -155,18 +166,33 @@ class Theme:
         if surface is None:
             if len(self._texts) > TEXT_CACHE_LIMIT:
                 self._texts.clear()  # texts change rarely; a full reset is simpler than an LRU
-            surface = self.font(px, bold).render(text, True, key[2])
+            try:
+                surface = self.font(px, bold).render(text, True, key[2])
+            except (ValueError, UnicodeError):  # a NUL or a lone surrogate: draw the rest
+                surface = self.font(px, bold).render(drawable(text), True, key[2])
             self._texts[key] = surface
         return surface
 
     def fit_text(self, text: str, px: int, max_width: int, bold: bool = False) -> str:
-        """`text`, cut with an ellipsis so it fits in `max_width` pixels at `px`."""
+        """`text`, cut with an ellipsis so it fits in `max_width` pixels at `px`.
+
+        Any length costs a few measurements (a binary search on the cut, over at most
+        `max_width` + 1 characters: no glyph that shows is narrower than a pixel). NULs and lone
+        surrogates, which pygame cannot draw, are left out.
+        """
         font = self.font(px, bold)
-        if font.size(text)[0] <= max_width:
-            return text
-        while text and font.size(text + "...")[0] > max_width:
-            text = text[:-1]
-        return text + "..." if text else ""
+        limit = max(0, max_width) + 1
+        head = drawable(text[:limit])
+        if len(text) <= limit and font.size(head)[0] <= max_width:
+            return head
+        low, high = 0, len(head)  # the longest cut that fits has a length in [low, high]
+        while low < high:
+            middle = (low + high + 1) // 2
+            if font.size(head[:middle] + "...")[0] <= max_width:
+                low = middle
+            else:
+                high = middle - 1
+        return head[:low] + "..." if low else ""
 
     def draw_background(self, surface: pygame.Surface, area: pygame.Rect | None = None) -> None:
         """The plain screen background: a soft vertical gradient from warm brown to near black

@@ -248,6 +248,9 @@ class RecordsScene(Scene):
         except OSError as error:
             self.app.notify(f"Could not save {path.name} ({error.strerror or error}).", error=True)
             return False
+        except ValueError as error:  # e.g. text that cannot be encoded: a message, not a crash
+            self.app.notify(f"This game cannot be saved ({str(error)[:200]}).", error=True)
+            return False
         self.app.notify(f"Saved as {path.name}.")
         self.app.switch(self.back, self.back_data)
         return True
