@@ -50,8 +50,6 @@ import msgpack
 from gomoku.core.types import Color
 from gomoku.net.bridge import NetBridge
 from gomoku.net.events import (
-    HELLO_TIMEOUT_S,
-    SILENCE_LOST_S,
     Closed,
     Connected,
     Failed,
@@ -74,6 +72,7 @@ from gomoku.net.protocol import (
     decode_payload,
     encode,
 )
+from gomoku.net.session import Timing
 
 LOOPBACK = "127.0.0.1"  # the only address this script ever binds or connects to
 SIZE = 15  # the host's board (HostOptions' default)
@@ -86,7 +85,11 @@ MAX_SILENT = 4  # silent pre-hello connections at once (the host keeps 8 handsha
 # most this many frames, then a new one goes on (the seat comes back with its token)...
 FRAME_BUDGET = 400
 FLOOD_FRAMES = (600, 1000, 3000)  # ...except the floods sent on purpose: `error flood`, close
+NON_READER_ROUNDS = 3  # seconds of a seat that never reads (the kernel's buffers absorb more)
 NOTES_KEPT = 20
+# --quick (and the test): the host's hello and silence limits shortened, so the scenarios that
+# wait for them take seconds; the full run keeps the contract's 5 s and 10 s.
+QUICK_TIMING = Timing(hello_timeout_s=1.0, silence_s=2.0)
 
 
 # ---- msgpack by hand where msgpack refuses: bad UTF-8, lying counts, odd keys ---------------
@@ -506,6 +509,7 @@ class Stats:
     hang_notes: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # odd but allowed: cut off, refused...
     host_events: Counter[str] = field(default_factory=Counter)
+    scenarios: Counter[str] = field(default_factory=Counter)  # what was tried, and outcomes
 
     def note(self, text: str) -> None:
         if len(self.notes) < NOTES_KEPT:
@@ -543,6 +547,7 @@ class Report:
     notes: tuple[str, ...]
     host_events: dict[str, int]
     answers: dict[str, int]
+    scenarios: dict[str, int]
 
     @property
     def rate(self) -> float:
@@ -560,9 +565,17 @@ class Peer:
     """One TCP connection to the host on 127.0.0.1: writes while it reads (so neither side's
     buffers fill), decodes the host's answers with our own FrameDecoder and counts them."""
 
-    def __init__(self, port: int, stats: Stats) -> None:
+    def __init__(self, port: int, stats: Stats, rcvbuf: int = 0) -> None:
         self.stats = stats
-        self.sock = socket.create_connection((LOOPBACK, port), timeout=HANG_S)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if rcvbuf:  # a small window: the host's answers back up quickly when we do not read
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.settimeout(HANG_S)
+        try:
+            self.sock.connect((LOOPBACK, port))
+        except OSError:
+            self.sock.close()
+            raise
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.sock.setblocking(False)
         stats.connections += 1
@@ -661,6 +674,26 @@ class Peer:
             self.stats.writes += 1
             self.stats.bytes_sent += len(chunk)
         return True
+
+    def push(self, data: bytes, deadline: float) -> int:
+        """Write without reading (a peer that does not read): bytes written before the host
+        stopped taking them, the deadline passed or the connection broke (then `eof`)."""
+        view, done = memoryview(data), 0
+        while done < len(data) and not self.eof:
+            _, writable, _ = select.select([], [self.sock], [], min(0.2, max(0.0, deadline -
+                                                                              time.monotonic())))
+            if self.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):
+                self.eof = self.reset = True
+            elif writable:
+                try:
+                    done += self.sock.send(view[done:])
+                except (BlockingIOError, InterruptedError):
+                    pass
+                except OSError:
+                    self.eof = self.reset = True
+            if time.monotonic() >= deadline:
+                break
+        return done
 
     def wait(self, done: Callable[[], bool], timeout: float = HANG_S) -> bool:
         """Read until done() (True) or the connection ends or time runs out (done() then)."""
@@ -831,22 +864,26 @@ class _Catch(logging.Handler):
 
 @dataclass(frozen=True)
 class Config:
+    """One run: how many frames, the seed of every random choice, and the host's time limits
+    (None: the contract's; --quick and the test shorten them so the slow scenarios are quick)."""
+
     frames: int = FULL_FRAMES
     seed: int = 1
-    silence: bool = True  # also truncated frames then silence (waits 5 s / 10 s, concurrently)
+    timing: Timing | None = None
+    slow: bool = True  # the scenarios that wait on the host's timers (silence, non-reader, burst)
     progress: bool = False
 
 
 class Fuzzer:
     """The scenarios, one after another on this thread, against one live host."""
 
-    def __init__(self, port: int, host_thread: threading.Thread, watch: HostWatch,
-                 stats: Stats, config: Config) -> None:
+    def __init__(self, port: int, host_thread: threading.Thread, stats: Stats,
+                 config: Config) -> None:
         self.port = port
         self.host_thread = host_thread
-        self.watch = watch
         self.stats = stats
         self.config = config
+        self.timing = config.timing or Timing()
         self.rng = random.Random(config.seed)
         self.fillers = fuzz_frames(random.Random(config.seed + 1), FLOOD)
         self.enders = fuzz_frames(random.Random(config.seed + 3), ANY)
@@ -855,7 +892,6 @@ class Fuzzer:
         self.token = ""
         self.probe_t = PROBE_T0
         self.silent: list[tuple[Peer, float, str]] = []  # connections the host must close itself
-        self.seat_silence_done = False
         self.stopped = ""
         self.recent: deque[tuple[str, bytes]] = deque(maxlen=8)  # for a reproduction file
         self.dumped = False
@@ -872,14 +908,14 @@ class Fuzzer:
                 self.closers.append(fuzz)
 
     def closer(self) -> Fuzz:
-        """A frame that ends a connection: fatal or raw, one in four from the flood's leftovers."""
+        """A frame that ends a connection: fatal or raw, one in four from the fillers' leftovers."""
         if self.closers and self.rng.random() < 0.25:
             return self.closers.popleft()
         return self.next_fuzz(lambda f: f.kind in ("fatal", "raw"), self.enders)
 
     def _send(self, peer: Peer, frames: list[Fuzz]) -> bool:
         data = b"".join(f.data for f in frames)
-        self.recent.append((f"{'seat' if peer is self.seat else 'other'}", data))
+        self.recent.append(("seat" if peer is self.seat else "other", data))
         peer.budget -= len(frames)
         ok = peer.send(split(data, self.rng))
         if ok:
@@ -888,7 +924,7 @@ class Fuzzer:
         return ok
 
     def _check_answers(self, peer: Peer, frames: list[Fuzz], before: int, where: str) -> None:
-        expected = sum(f.kind == "error" for f in frames) + sum(f.kind == "fatal" for f in frames)
+        expected = sum(f.kind in ("error", "fatal") for f in frames)
         got = peer.errors - before
         if got < expected:
             self.stats.missing += expected - got
@@ -899,13 +935,22 @@ class Fuzzer:
         if self.stats.hangs >= 3:
             self.stopped = "three hangs"
 
+    def connect(self, rcvbuf: int = 0) -> Peer | None:
+        """A new connection; the host not accepting it is a crash (it stopped listening)."""
+        try:
+            return Peer(self.port, self.stats, rcvbuf)
+        except OSError as error:
+            self.stats.crash(f"the host stopped accepting connections: {error}")
+            self.stopped = "no host"
+            return None
+
     # -- the seat: the fuzzer as the host's guest --
 
-    def take_seat(self, junk: int = 0) -> Peer | None:
+    def take_seat(self, junk: int = 0, rcvbuf: int = 0) -> Peer | None:
         """A connection that says hello (with our token once we have one): welcome expected.
         A refusal three times running is a crash (the host no longer serves its guest)."""
         for attempt in range(3):
-            peer = self.connect()
+            peer = self.connect(rcvbuf)
             if peer is None:
                 return None
             frames = [self.next_fuzz(lambda f: f.kind == "error") for _ in range(junk)]
@@ -918,6 +963,7 @@ class Fuzzer:
                     and peer.welcomed:
                 self._check_answers(peer, frames[:-1], before, "before the hello")
                 self.token = peer.token
+                self.stats.scenarios["seat taken"] += 1
                 return peer
             peer.close()
             if not peer.welcomed and not peer.eof:
@@ -959,32 +1005,29 @@ class Fuzzer:
             return
         rng = self.rng
         flavour = rng.choice(("mixed", "mixed", "mixed", "moves", "pings", "chat", "hellos"))
+        self.stats.scenarios[f"seat {flavour}"] += 1
         count = min(rng.choice((1, 2, 5, 10, 20, 50, 100, 200)), peer.budget - 2)  # + probe, closer
         frames = []
         for _ in range(count):
-            if flavour == "moves":
+            if flavour == "moves":  # out of turn, occupied, wrong ply; now and then a legal one
                 legal = peer.legal_move(rng) if rng.random() < 0.05 else None
                 data = legal or encode("move", SIZE, **VALID["move"](rng))
                 frames.append(Fuzz(data, "msg", "move"))
-            elif flavour == "pings":
-                frames.append(Fuzz(encode("ping", SIZE, **VALID["ping"](rng)), "msg", "ping"))
-            elif flavour == "chat":
-                frames.append(Fuzz(encode("chat", SIZE, **VALID["chat"](rng)), "msg", "chat"))
-            elif flavour == "hellos":
-                frames.append(Fuzz(encode("hello", SIZE, **VALID["hello"](rng)), "msg", "hello"))
+            elif flavour in ("pings", "chat", "hellos"):
+                kind = flavour.removesuffix("s")
+                frames.append(Fuzz(encode(kind, SIZE, **VALID[kind](rng)), "msg", kind))
             else:  # a valid `bye` would end the host's session for good: not sent here
                 frames.append(self.next_fuzz(lambda f: f.kind == "error" or (
                     f.kind == "msg" and f.type != "bye")))
         end = rng.random() < 0.08 or peer.budget - len(frames) < 3
+        before = peer.errors
         if end and rng.random() < 0.2:  # a plain close: the guest's network went away
-            before = peer.errors
             if self._send(peer, frames) and self.probe(peer, f"seat, {flavour}"):
                 self._check_answers(peer, frames, before, f"seat, {flavour}")
             peer.close()
             return
         if end:
             frames.append(self.closer())
-        before = peer.errors
         if not self._send(peer, frames):
             if not peer.eof:
                 self.hang("the host stopped reading the seat's frames")
@@ -992,8 +1035,7 @@ class Fuzzer:
             return
         if end:
             self.finish(peer, frames, before, "seat")
-            return
-        if self.probe(peer, f"seat, {flavour}"):
+        elif self.probe(peer, f"seat, {flavour}"):
             self._check_answers(peer, frames, before, f"seat, {flavour}")
         elif peer.eof:
             self.stats.note(f"the host closed the seat after a {flavour} batch (reset={peer.reset})")
@@ -1009,6 +1051,78 @@ class Fuzzer:
             self._check_answers(peer, [f for f in frames if f.kind != "raw"], before, where)
         peer.close()
 
+    # -- other connections --
+
+    def pre_hello(self) -> None:
+        """A connection that never says a valid hello: junk, then a frame that must close it."""
+        if len(self.silent) >= MAX_SILENT:
+            return self.seat_batch()
+        peer = self.connect()
+        if peer is None:
+            return
+        rng = self.rng
+        count = rng.choice((0, 0, 1, 3, 10, 30))
+        frames = [self.next_fuzz(lambda f: f.kind == "error") for _ in range(count)]
+        if self.config.slow and rng.random() < 0.01:
+            self.stats.scenarios["pre-hello silence"] += 1
+            return self.silent_start(peer, frames, "pre-hello", self.timing.hello_timeout_s)
+        ending = rng.random()
+        if ending < 0.6:
+            last = self.closer()
+        elif ending < 0.75:  # a valid message that is not a hello: reject bad_hello
+            last = self.next_fuzz(lambda f: f.kind == "msg" and f.type != "hello")
+        elif ending < 0.85:  # another protocol version: reject version
+            last = Fuzz(encode("hello", SIZE, proto=rng.choice((0, 2, 65535)), app="gomoku",
+                               version="9", name="Later"), "msg", "hello")
+        else:  # a hello with a wrong token: reject busy (the seat stays ours)
+            fields = VALID["hello"](rng)
+            fields["session"] = _token(rng)
+            last = Fuzz(encode("hello", SIZE, **fields), "msg", "hello")
+        self.stats.scenarios[f"pre-hello, then {last.kind}"] += 1
+        frames.append(last)
+        before = peer.errors
+        if not self._send(peer, frames):
+            if not peer.eof:
+                self.hang("pre-hello: the host stopped reading")
+            peer.close()
+            return
+        self.finish(peer, frames, before, "pre-hello")
+
+    def busy(self) -> None:
+        """While the seat is held, a second connection's hello gets `reject busy`."""
+        if self.seat_peer() is None:
+            return
+        peer = self.connect()
+        if peer is None:
+            return
+        self.stats.scenarios["second hello"] += 1
+        fields = VALID["hello"](self.rng)
+        fields.pop("session", None)
+        frames = [Fuzz(encode("hello", SIZE, **fields), "msg", "hello")]
+        if self._send(peer, frames) and not peer.wait(lambda: peer.eof):
+            self.hang("a second connection's hello: not closed within HANG_S")
+        elif peer.reject == "busy":
+            self.stats.scenarios["second hello: reject busy"] += 1
+        else:
+            self.stats.note(f"a second hello got reject {peer.reject or 'nothing'}, not busy")
+        peer.close()
+
+    def takeover(self) -> None:
+        """Our token on a new connection while the seat is held: the new one takes the seat."""
+        old = self.seat_peer()
+        if old is None:
+            return
+        self.stats.scenarios["takeover"] += 1
+        new = self.take_seat()
+        if new is None:
+            return
+        if old.wait(lambda: old.eof):
+            self.stats.scenarios["takeover: old seat closed"] += 1
+        else:
+            self.stats.note("the host kept the old seat open after a takeover")
+        old.close()
+        self.seat = new
+
     def flood(self) -> None:
         """Far over 500 frames in a second, on the seat or before a hello: `error flood`, close."""
         on_seat = self.rng.random() < 0.5
@@ -1016,6 +1130,7 @@ class Fuzzer:
         if peer is None:
             return
         count = self.rng.choice(FLOOD_FRAMES)
+        self.stats.scenarios["flood"] += 1
         if on_seat:
             kind = self.rng.choice(("ping", "chat", "move", "ready"))
             frames = [Fuzz(encode(kind, SIZE, **VALID[kind](self.rng)), "msg", kind)
@@ -1025,82 +1140,15 @@ class Fuzzer:
         if self._send(peer, frames) or peer.eof:
             if not peer.wait(lambda: peer.eof):
                 self.hang(f"a flood of {count} frames: not closed within {HANG_S:.0f} s")
-            elif not peer.codes["flood"] and not peer.reset:
+            elif peer.codes["flood"]:
+                self.stats.scenarios["flood: error flood, closed"] += 1
+            else:
                 self.stats.note(f"a flood of {count} frames closed without `error flood`")
         elif not peer.eof:
             self.hang("the host stopped reading a flood")
         peer.close()
 
-    def connect(self) -> Peer | None:
-        """A new connection; the host not accepting it is a crash (it stopped listening)."""
-        try:
-            return Peer(self.port, self.stats)
-        except OSError as error:
-            self.stats.crash(f"the host stopped accepting connections: {error}")
-            self.stopped = "no host"
-            return None
-
-    def busy(self) -> None:
-        """While the seat is held, a second connection's hello gets `reject busy`."""
-        if self.seat_peer() is None:
-            return
-        peer = self.connect()
-        if peer is None:
-            return
-        fields = VALID["hello"](self.rng)
-        fields.pop("session", None)
-        frames = [Fuzz(encode("hello", SIZE, **fields), "msg", "hello")]
-        if self._send(peer, frames) and not peer.wait(lambda: peer.eof):
-            self.hang("a second connection's hello: not closed within HANG_S")
-        elif peer.reject != "busy":
-            self.stats.note(f"a second hello got reject {peer.reject or 'nothing'}, not busy")
-        peer.close()
-
-    def takeover(self) -> None:
-        """Our token on a new connection while the seat is held: the new one takes the seat."""
-        old = self.seat_peer()
-        if old is None:
-            return
-        new = self.take_seat()
-        if new is None:
-            return
-        if not old.wait(lambda: old.eof):
-            self.stats.note("the host kept the old seat open after a takeover")
-        old.close()
-        self.seat = new
-
-    def pre_hello(self) -> None:
-        """A connection that never says a valid hello: junk, then a frame that must close it."""
-        if sum(1 for *_, what in self.silent if what == "pre-hello") >= MAX_SILENT:
-            return self.seat_batch()
-        peer = self.connect()
-        if peer is None:
-            return
-        rng = self.rng
-        count = rng.choice((0, 0, 1, 3, 10, 30))
-        frames = [self.next_fuzz(lambda f: f.kind == "error") for _ in range(count)]
-        ending = rng.random()
-        if ending < 0.6:
-            last = self.closer()
-        elif ending < 0.75:  # a valid message that is not a hello: reject bad_hello
-            last = self.next_fuzz(lambda f: f.kind == "msg" and f.type != "hello")
-        elif ending < 0.85:
-            last = Fuzz(encode("hello", SIZE, proto=rng.choice((0, 2, 65535)), app="gomoku",
-                               version="9", name="Later"), "msg", "hello")
-        else:
-            fields = VALID["hello"](rng)
-            fields["session"] = _token(rng)  # a wrong token: the seat stays ours
-            last = Fuzz(encode("hello", SIZE, **fields), "msg", "hello")
-        if self.config.silence and rng.random() < 0.01:
-            return self.silent_start(peer, frames, "pre-hello", HELLO_TIMEOUT_S)
-        frames.append(last)
-        before = peer.errors
-        if not self._send(peer, frames):
-            if not peer.eof:
-                self.hang("pre-hello: the host stopped reading")
-            peer.close()
-            return
-        self.finish(peer, frames, before, "pre-hello")
+    # -- the slow ones: the host's own timers must close what stays silent --
 
     def silent_start(self, peer: Peer, frames: list[Fuzz], what: str, limit: float) -> None:
         """Frames, then the first bytes of one more, then silence: the host must close it."""
@@ -1115,14 +1163,14 @@ class Fuzzer:
         self.silent.append((peer, time.monotonic() + limit + HANG_S, what))
 
     def seat_silence(self) -> None:
-        """The seat goes quiet mid-frame: the host must drop it after 10 s of silence (we then
+        """The seat goes quiet mid-frame: the host must drop it after its silence limit (we then
         come back with the token, as a guest whose network hiccuped would)."""
         peer = self.seat_peer()
         if peer is None:
             return
+        self.stats.scenarios["seat silence"] += 1
         self.seat = None
-        self.seat_silence_done = True
-        self.silent_start(peer, [], "seat", SILENCE_LOST_S)
+        self.silent_start(peer, [], "seat", self.timing.silence_s)
 
     def check_silent(self, final: bool = False) -> None:
         """The host must close each silent connection within its limit (+ HANG_S)."""
@@ -1132,6 +1180,7 @@ class Fuzzer:
                 peer.wait(lambda p=peer: p.eof, max(0.0, deadline - time.monotonic()))
             peer.poll()
             if peer.eof:
+                self.stats.scenarios[f"{what} silence: closed in time"] += 1
                 peer.close()
             elif time.monotonic() > deadline:
                 self.hang(f"a silent {what} connection was not closed in time")
@@ -1139,6 +1188,53 @@ class Fuzzer:
             else:
                 keep.append((peer, deadline, what))
         self.silent = keep
+
+    def non_reader(self) -> None:
+        """The seat sends moves (each answered by error + sync) for a few seconds, at the flood
+        limit's pace, through a small receive window and never reads: the host must go on
+        serving others meanwhile (a second hello gets reject busy), and may cut the link."""
+        if self.seat is not None:
+            self.seat.close()
+            self.seat = None
+        peer = self.take_seat(rcvbuf=4096)
+        if peer is None:
+            return
+        self.stats.scenarios["non-reader"] += 1
+        for round_ in range(NON_READER_ROUNDS):
+            round_at = time.monotonic()
+            moves = [encode("move", SIZE, **VALID["move"](self.rng)) for _ in range(FRAME_BUDGET)]
+            data = b"".join(moves)
+            sent = peer.push(data, round_at + 1.0)
+            self.stats.frames += sent // len(moves[0])  # the whole frames that went out (same size)
+            self.stats.bytes_sent += sent
+            if peer.eof:
+                self.stats.scenarios["non-reader: cut off"] += 1
+                break
+            if round_ == 1:
+                self.busy()  # while a peer does not read, the host still answers another
+            time.sleep(max(0.0, round_at + 1.1 - time.monotonic()))  # under the flood limit
+        peer.close()
+
+    def burst(self) -> None:
+        """More silent connections than the host keeps handshakes for (8): the extra ones are
+        closed at once, the others by the hello time limit; then the seat must still work."""
+        if self.seat is not None:
+            self.seat.close()
+            self.seat = None
+        self.stats.scenarios["burst of 12 silent connections"] += 1
+        peers = [p for p in (self.connect() for _ in range(12)) if p is not None]
+        deadline = time.monotonic() + self.timing.hello_timeout_s + HANG_S
+        time.sleep(0.3)
+        for peer in peers:
+            peer.poll()
+        at_once = sum(peer.eof for peer in peers)
+        for peer in peers:
+            if not peer.wait(lambda p=peer: p.eof, max(0.0, deadline - time.monotonic())):
+                self.hang("a silent connection of a burst was not closed in time")
+            peer.close()
+        self.stats.scenarios["burst: closed at once"] += at_once
+
+    # -- the whole run --
 
     def check_host(self) -> None:
         if not self.host_thread.is_alive():
@@ -1155,8 +1251,6 @@ class Fuzzer:
         path.write_text("\n".join(lines) + "\n")
         self.stats.note(f"the last {len(lines)} batches before the first crash/hang: {path}")
 
-    # -- the whole run --
-
     def run(self) -> None:
         rng = self.rng
         scenarios: list[tuple[Callable[[], None], float]] = [
@@ -1168,14 +1262,16 @@ class Fuzzer:
         ]
         funcs = [f for f, _ in scenarios]
         weights = [w for _, w in scenarios]
+        # The slow ones once each, at a fraction of the run (the seat's silence runs alongside).
+        once = [(0.25, self.non_reader), (0.5, self.seat_silence), (0.75, self.burst)]
+        once = once if self.config.slow else []
         started = time.monotonic()
         last_shown = started
-        seat_silence_at = self.config.frames // 2 if self.config.silence else -1
         while self.stats.frames < self.config.frames and not self.stopped:
-            if not self.seat_silence_done and 0 <= seat_silence_at <= self.stats.frames \
-                    and self.config.frames >= 100_000:
-                self.seat_silence()
-            rng.choices(funcs, weights)[0]()
+            if once and self.stats.frames >= once[0][0] * self.config.frames:
+                once.pop(0)[1]()
+            else:
+                rng.choices(funcs, weights)[0]()
             self.check_silent()
             self.check_host()
             if self.config.progress and time.monotonic() - last_shown > 10:
@@ -1184,6 +1280,7 @@ class Fuzzer:
                 print(f"  {self.stats.frames:,} frames, {rate:,.0f}/s, "
                       f"{self.stats.connections:,} connections", file=sys.stderr, flush=True)
         self.check_silent(final=True)
+        self.check_host()
 
     def release_seat(self) -> str:
         """End the fuzzing: the seat resigns any game, is probed, and its connection closes (the
@@ -1270,7 +1367,7 @@ def run(config: Config) -> Report:
     served, served_note = False, "not tried"
     with CrashHooks(stats):
         before = set(threading.enumerate())
-        bridge = NetBridge(interface=LOOPBACK)
+        bridge = NetBridge(interface=LOOPBACK, timing=config.timing)
         bridge.start()
         threads = [t for t in threading.enumerate() if t not in before]
         watch = HostWatch(bridge, stats, rng)
@@ -1280,7 +1377,7 @@ def run(config: Config) -> Report:
             if not watch.hosting.wait(HANG_S) or watch.port is None or not threads:
                 stats.crash("the host never said Hosting")
             else:
-                fuzzer = Fuzzer(watch.port, threads[0], watch, stats, config)
+                fuzzer = Fuzzer(watch.port, threads[0], stats, config)
                 fuzzer.run()
                 token = fuzzer.release_seat()
                 fuzzer.check_host()
@@ -1304,6 +1401,7 @@ def run(config: Config) -> Report:
         clean_guest=served, clean_guest_note=served_note, seconds=seconds,
         notes=tuple(stats.notes), host_events=dict(stats.host_events.most_common()),
         answers=dict(stats.answers.most_common()),
+        scenarios=dict(stats.scenarios),
     )
 
 
@@ -1330,6 +1428,7 @@ def show(report: Report) -> None:
     line("host answers", answers)
     events = ", ".join(f"{kind} {n:,}" for kind, n in list(report.host_events.items())[:8])
     line("host events", events)
+    line("scenarios", ", ".join(f"{name} {n:,}" for name, n in report.scenarios.items()))
     for note in report.notes:
         line("note", note)
 
@@ -1344,7 +1443,8 @@ def main(argv: list[str] | None = None) -> int:
     frames = args.frames if args.frames is not None else (QUICK_FRAMES if args.quick else FULL_FRAMES)
     print(f"net_fuzz: {frames:,} frames at a live host on {LOOPBACK}, seed {args.seed}",
           flush=True)
-    report = run(Config(frames=frames, seed=args.seed, progress=True))
+    timing = QUICK_TIMING if args.quick else None
+    report = run(Config(frames=frames, seed=args.seed, timing=timing, progress=True))
     show(report)
     return 0 if report.ok else 1
 
