@@ -31,8 +31,10 @@ import argparse
 import contextlib
 import gc
 import logging
+import os
 import queue
 import random
+import resource
 import select
 import socket
 import sys
@@ -507,13 +509,22 @@ class Stats:
     hangs: int = 0
     crash_notes: list[str] = field(default_factory=list)  # the first NOTES_KEPT of each
     hang_notes: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # odd but allowed: cut off, refused...
+    notes: dict[str, list[Any]] = field(default_factory=dict)  # key -> [count, first example]
     host_events: Counter[str] = field(default_factory=Counter)
     scenarios: Counter[str] = field(default_factory=Counter)  # what was tried, and outcomes
 
-    def note(self, text: str) -> None:
-        if len(self.notes) < NOTES_KEPT:
-            self.notes.append(text)
+    def note(self, text: str, key: str | None = None) -> None:
+        """Something odd (an answer missing, a connection cut): counted by `key`, the first
+        example kept (NOTES_KEPT keys at most)."""
+        key = key or text
+        if key in self.notes:
+            self.notes[key][0] += 1
+        elif len(self.notes) < NOTES_KEPT:
+            self.notes[key] = [1, text]
+
+    def note_lines(self) -> tuple[str, ...]:
+        return tuple(f"{count:,} x {text}" if count > 1 else text
+                     for count, text in self.notes.values())
 
     def crash(self, text: str) -> None:
         self.crashes += 1
@@ -548,6 +559,7 @@ class Report:
     host_events: dict[str, int]
     answers: dict[str, int]
     scenarios: dict[str, int]
+    rss_mb: tuple[float, float, float]  # this process (fuzzer and host): start, end, peak
 
     @property
     def rate(self) -> float:
@@ -585,7 +597,7 @@ class Peer:
         self.errors = 0
         self.codes: Counter[str] = Counter()  # this connection's error frames back, by code
         self.budget = FRAME_BUDGET  # frames it may still carry without looking like a flood
-        self.pong = -1  # the last probe pong's t
+        self.pongs: set[int] = set()  # our probes' t values that came back (<= FRAME_BUDGET)
         self.reject = ""
         self.token = ""
         self.welcomed = False
@@ -623,7 +635,8 @@ class Peer:
         stats = self.stats
         if isinstance(item, ProtocolError):
             stats.bad_answers += 1
-            stats.note(f"the host sent a frame our decoder refuses: {item.code} {item.message}")
+            stats.note(f"the host sent a frame our decoder refuses: {item.code} {item.message}",
+                       f"refused {item.code}")
             return
         data = item.data
         stats.answers[item.type] += 1
@@ -633,7 +646,7 @@ class Peer:
             stats.errors[str(data["code"])] += 1
         elif item.type == "pong":
             if data["t"] >= PROBE_T0:
-                self.pong = int(data["t"])
+                self.pongs.add(int(data["t"]))
         elif item.type == "reject":
             self.reject = str(data["reason"])
             stats.rejects[self.reject] += 1
@@ -928,7 +941,8 @@ class Fuzzer:
         got = peer.errors - before
         if got < expected:
             self.stats.missing += expected - got
-            self.stats.note(f"{where}: {expected} protocol errors sent, {got} error frames back")
+            self.stats.note(f"{where}: {expected} protocol errors sent, {got} error frames back "
+                            "(e.g.)", f"unanswered {where}")
 
     def hang(self, text: str) -> None:
         self.stats.hang(text)
@@ -958,19 +972,32 @@ class Fuzzer:
             if self.token:
                 fields["session"] = self.token
             frames.append(Fuzz(encode("hello", SIZE, **fields), "msg", "hello"))
+            after = []  # frames in the hello's own write: they must be answered like any other
+            if self.rng.random() < 0.3:
+                after = [self.next_fuzz(lambda f: f.kind == "error")
+                         for _ in range(self.rng.choice((1, 3, 10)))]
+                self.probe_t += 1
+                after.append(Fuzz(encode("ping", SIZE, t=self.probe_t), "msg", "ping"))
             before = peer.errors
-            if self._send(peer, frames) and peer.wait(lambda p=peer: p.welcomed or p.eof) \
-                    and peer.welcomed:
-                self._check_answers(peer, frames[:-1], before, "before the hello")
+            if self._send(peer, frames + after) and peer.wait(
+                    lambda p=peer: p.welcomed or p.eof) and peer.welcomed:
                 self.token = peer.token
                 self.stats.scenarios["seat taken"] += 1
+                if not after:
+                    self._check_answers(peer, frames[:-1], before, "before the hello")
+                elif self.probe(peer, "after a hello with frames in its write"):
+                    self.stats.scenarios["hello + frames in one write"] += 1
+                    self._check_answers(peer, frames + after, before, "a hello's write")
+                    if self.probe_t - 1 not in peer.pongs:
+                        self.stats.missing += 1
+                        self.stats.note("a ping in the hello's write got no pong")
                 return peer
             peer.close()
             if not peer.welcomed and not peer.eof:
                 self.hang("no welcome within HANG_S")
                 return None
             self.stats.note(f"the seat's hello was refused (reject {peer.reject or 'none'}, "
-                            f"attempt {attempt + 1})")
+                            f"attempt {attempt + 1})", "seat hello refused")
             time.sleep(0.2)
         self.stats.crash("the host refused its guest's hello with the session token 3 times")
         self.stopped = "seat refused"
@@ -991,7 +1018,7 @@ class Fuzzer:
         peer.budget -= 1
         if not peer.send([encode("ping", SIZE, t=t)]):
             return False
-        if peer.wait(lambda: peer.pong == t):
+        if peer.wait(lambda: t in peer.pongs):
             return True
         if not peer.eof:
             self.hang(f"no pong within {HANG_S:.0f} s ({where})")
@@ -1038,7 +1065,8 @@ class Fuzzer:
         elif self.probe(peer, f"seat, {flavour}"):
             self._check_answers(peer, frames, before, f"seat, {flavour}")
         elif peer.eof:
-            self.stats.note(f"the host closed the seat after a {flavour} batch (reset={peer.reset})")
+            self.stats.note(f"the host closed the seat after a {flavour} batch (reset={peer.reset})",
+                            f"seat closed {flavour}")
 
     def finish(self, peer: Peer, frames: list[Fuzz], before: int, where: str) -> None:
         """After a connection's last frame: the host must close it (after its answers)."""
@@ -1104,7 +1132,8 @@ class Fuzzer:
         elif peer.reject == "busy":
             self.stats.scenarios["second hello: reject busy"] += 1
         else:
-            self.stats.note(f"a second hello got reject {peer.reject or 'nothing'}, not busy")
+            self.stats.note(f"a second hello got reject {peer.reject or 'nothing'}, not busy",
+                            "second hello not busy")
         peer.close()
 
     def takeover(self) -> None:
@@ -1142,8 +1171,11 @@ class Fuzzer:
                 self.hang(f"a flood of {count} frames: not closed within {HANG_S:.0f} s")
             elif peer.codes["flood"]:
                 self.stats.scenarios["flood: error flood, closed"] += 1
+            elif peer.reset:  # closed with our frames unread: the RST can discard its answer
+                self.stats.scenarios["flood: reset, error flood lost"] += 1
             else:
-                self.stats.note(f"a flood of {count} frames closed without `error flood`")
+                self.stats.note(f"a flood of {count} frames closed without `error flood`",
+                                "flood without error")
         elif not peer.eof:
             self.hang("the host stopped reading a flood")
         peer.close()
@@ -1359,9 +1391,19 @@ def clean_guest(port: int, token: str, watch: HostWatch) -> tuple[bool, str]:
         guest.close()
 
 
+def rss_mb() -> float:
+    """This process's resident memory now, in MB (0 where /proc is not there)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
 def run(config: Config) -> Report:
     """One fuzzing run against a fresh host on 127.0.0.1; never raises for what the host does."""
     stats = Stats()
+    rss_start = rss_mb()
     rng = random.Random(config.seed + 2)
     started = time.monotonic()
     served, served_note = False, "not tried"
@@ -1399,9 +1441,10 @@ def run(config: Config) -> Report:
         crashes=stats.crashes, crash_notes=tuple(stats.crash_notes),
         hangs=stats.hangs, hang_notes=tuple(stats.hang_notes),
         clean_guest=served, clean_guest_note=served_note, seconds=seconds,
-        notes=tuple(stats.notes), host_events=dict(stats.host_events.most_common()),
+        notes=stats.note_lines(), host_events=dict(stats.host_events.most_common()),
         answers=dict(stats.answers.most_common()),
         scenarios=dict(stats.scenarios),
+        rss_mb=(rss_start, rss_mb(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
     )
 
 
@@ -1424,6 +1467,9 @@ def show(report: Report) -> None:
     line("clean guest served", f"{'yes' if report.clean_guest else 'NO'}: "
                                f"{report.clean_guest_note}")
     line("time", f"{report.seconds:,.1f} s, {report.rate:,.0f} frames/s")
+    start, end, peak = report.rss_mb
+    line("memory", f"{start:,.0f} MB at the start, {end:,.0f} MB at the end, peak {peak:,.0f} MB "
+                   "(fuzzer and host in one process)")
     answers = ", ".join(f"{kind} {n:,}" for kind, n in list(report.answers.items())[:8])
     line("host answers", answers)
     events = ", ".join(f"{kind} {n:,}" for kind, n in list(report.host_events.items())[:8])
