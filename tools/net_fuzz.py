@@ -11,8 +11,12 @@ writes), over many connections:
   dropped, retyped, out of range, huge strings, deep nesting, NUL / control / lone-surrogate
   text, bad UTF-8, off-board and oversized move lists);
 - after a valid hello (the fuzzer holds the guest's seat and comes back with its session
-  token whenever a fatal frame closes the connection): floods of moves out of turn and
-  illegal, pings, chat, requests, hellos; a second connection meanwhile gets `reject busy`.
+  token whenever a fatal frame closes the connection), sometimes in the hello's own write:
+  floods of moves out of turn and illegal, pings, chat, requests, hellos; a second connection
+  meanwhile gets `reject busy`; our token on a second connection takes the seat over;
+- once each: the seat silent mid-frame, a seat that never reads, 12 silent connections at once.
+The host cuts a link that sends over 500 frames in a second, so a connection carries at most
+FRAME_BUDGET frames (floods past the limit are sent on purpose, and must get `error flood`).
 The host's own player readies and answers moves at random, so games start, end and restart.
 
 Checks and figures: frames sent; error frames answered (by code); crashes (goal 0: the bridge's
