@@ -250,7 +250,10 @@ def main(argv: list[str] | None = None) -> int:
     from gomoku.engine import driver
     from gomoku.net.bridge import NetBridge
 
+    started = time.monotonic()
+    print("preparing the engine (the first run compiles it: up to a minute)...", flush=True)
     driver.warm_up()  # compile or load the engine before the first guest waits for it
+    print(f"engine ready in {time.monotonic() - started:.1f} s", flush=True)
     return Server(options, NetBridge(options.interface)).run()
 
 

@@ -22,7 +22,7 @@ from gomoku.net.events import HostOptions
 from gomoku.ui.app import App, AppOptions
 
 LOOPBACK = "127.0.0.1"
-WAIT_S = 15.0  # an upper bound only: each wait returns as soon as its condition holds
+WAIT_S = 30.0  # an upper bound only: each wait returns as soon as its condition holds
 
 
 @pytest.fixture
@@ -68,7 +68,10 @@ def run_until(app: App, condition: Callable[[], bool], peer: Peer | None = None,
         if condition():
             return
         time.sleep(0.01)
-    raise AssertionError(f"not reached in {limit} s: {condition.__doc__ or condition}")
+    link = app.lan
+    state = (link.phase, link.state, link.game.board.moves if link.game else None) if link else None
+    raise AssertionError(f"not reached in {limit} s: {condition.__doc__ or condition}; link {state}; "
+                         f"notices {[n.text for n in app.notices]}; peer saw {peer.seen[-5:] if peer else ''}")
 
 
 def host_game(peer: Peer, port_holder: list[int], **options) -> None:
@@ -251,3 +254,41 @@ def test_the_host_loads_a_position_and_both_see_it(tmp_path, host_bridge):
         assert app.lan.game.board.to_move is Color.WHITE
     finally:
         app.close()
+
+
+def test_a_dropped_connection_comes_back_by_itself_with_every_stone(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    connected_game(guest_app, peer, time_control=TimeControl(game_s=300))
+    board = guest_app.current
+    click(guest_app, board.view.geometry.center((7, 7)))
+    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 1, peer)
+    host_bridge.move(8, 8)
+    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 2, peer)
+    bridge = guest_app.lan.bridge
+    # Break the guest's socket from its own loop, as a dropped network would.
+    bridge._loop.call_soon_threadsafe(lambda: bridge._session.link.abort())
+
+    def told() -> bool:
+        """the player is told the connection came back"""
+        return any(notice.text.startswith("Reconnected") for notice in guest_app.notices)
+
+    run_until(guest_app, told, peer)
+    assert peer.last(ev.ConnectionLost) is not None and peer.last(ev.Reconnected) is not None
+    assert guest_app.lan.phase == "connected"
+    assert guest_app.lan.game.board.moves == [(7, 7), (8, 8)]
+    assert guest_app.lan.game.clock.running
+    click(guest_app, board.view.geometry.center((9, 9)))
+    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 3, peer)
+
+
+def test_the_lost_card_counts_down_and_offers_reconnect(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    connected_game(guest_app, peer)
+    board = guest_app.current
+    now = time.monotonic()
+    guest_app.lan._on_lost(ev.ConnectionLost(now + 170.2, "guest"), now)  # as the bridge reports it
+    title, line, buttons = board.duel.card(guest_app.lan, now)
+    assert title == "Connection lost" and "2:51 left" in line and buttons == ("reconnect",)
+    assert not guest_app.lan.game.clock.running
+    guest_app.frame()
+    assert board.status.startswith("Connection lost")

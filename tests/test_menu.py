@@ -64,12 +64,14 @@ def test_continue_resumes_the_autosave(app: App) -> None:
     assert app.switches[-1] == ("board", {"resume": True})
 
 
-def test_lan_duel_opens_the_lobby_which_says_it_is_coming_and_goes_back(app: App) -> None:
+def test_lan_duel_opens_the_lobby_and_back_stops_the_network(app: App) -> None:
     click(app, app.current.lan_button.rect.center)
     assert app.current_name == "lobby"
-    assert any("later version" in label.text for label in app.current.lines)
+    assert app.lan is not None and app.lan_interface == "127.0.0.1"  # the tests stay on loopback
+    bridge = app.lan.bridge
     click(app, app.current.back_button.rect.center)
     assert app.current_name == "menu"
+    assert app.lan is None and (bridge._thread is None or not bridge._thread.is_alive())
     click(app, app.current.lan_button.rect.center)
     press_key(app, pygame.K_ESCAPE)
     assert app.current_name == "menu"

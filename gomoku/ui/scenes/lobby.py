@@ -47,11 +47,16 @@ EMPTY_LIST_LINES = (
 ADDRESS_HINT = "e.g. 192.168.1.20 or alice-pc.local:15515"
 
 
+def time_words(control: TimeControl) -> str:
+    """A time control in a list or status line: "no time limit", "30 s a move", "5 min + 3 s"."""
+    label = time_control_label((control.game_s, control.increment_s, control.move_s))
+    return "no time limit" if label == "None" else label
+
+
 def host_line(host: HostInfo) -> str:
     """One row of the hosts list: name, rule and size, time control, open or playing."""
     rule = host.rule.value.capitalize()
-    times = time_control_label((host.time_control.game_s, host.time_control.increment_s,
-                                host.time_control.move_s)) if host.time_control else "?"
+    times = time_words(host.time_control) if host.time_control else "time control unknown"
     state = "open" if host.state == "open" else "playing"
     return f"{host.name}  ·  {rule} {host.size}x{host.size}  ·  {times}  ·  {state}"
 
@@ -342,7 +347,7 @@ class LobbyScene(Scene):
             else:
                 shown = f"[{where.address}]" if ":" in where.address else where.address
                 lines = ("Waiting for a guest...", f"Your address: {shown}  ·  port {where.port}",
-                         f"{self.rule.text}, {self.size.text}, {self.time.text}")
+                         f"{self.rule.text}, {self.size.text}, {time_words(TimeControl(*self.time.value))}")
             for label, text in zip(self.host_status, lines, strict=True):
                 label.text = text
             self.host_status[0].colour = colors.accent

@@ -1,0 +1,171 @@
+"""End to end: `gomoku serve` in its own process, found and joined through the lobby's list.
+
+The app runs under the dummy video driver; everything binds to 127.0.0.1. With
+GOMOKU_TEST_SCREENSHOTS=DIR set, the screens a player would see are saved there to look at
+(the lobby with the list filled, the waiting host, a request dialog, the disconnect banner).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+import pytest
+from app_input import click
+
+from gomoku.net.bridge import NetBridge
+from gomoku.net.events import Connected, RequestAnswered
+from gomoku.ui.app import App, AppOptions
+
+LOOPBACK = "127.0.0.1"
+SERVE_START_S = 300.0  # a cold engine cache compiles first (about a minute on a busy machine)
+
+
+def shot(app: App, name: str) -> None:
+    folder = os.environ.get("GOMOKU_TEST_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        pygame.image.save(app.screen, str(Path(folder) / f"{name}.png"))
+
+
+def run_until(app: App, condition: Callable[[], bool], limit: float = 20.0) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        app.frame()
+        if condition():
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"not reached in {limit} s: {condition.__doc__ or condition}")
+
+
+@pytest.fixture
+def serve(tmp_path: Path):
+    """`gomoku serve` hosting "Robo" (white, easy) on a free loopback port."""
+    command = [sys.executable, "-m", "gomoku", "serve", "--level", "easy", "--name", "Robo",
+               "--port", "0", "--lan-interface", LOOPBACK, "--color", "white",
+               "--log", str(tmp_path / "results.txt")]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + SERVE_START_S
+    lines: list[str] = []
+    assert process.stdout is not None
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if "serving" in line:
+            break
+    else:
+        process.kill()
+    assert any("serving 'Robo'" in line for line in lines), "".join(lines)
+    yield process
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)  # Ctrl-C: bye and unregister
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def test_a_player_finds_gomoku_serve_in_the_lobby_plays_and_sees_it_vanish_when_killed(tmp_path, serve):
+    app = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "home", lan_interface=LOOPBACK))
+    try:
+        app.settings.player_name = "Alice"
+        app.switch("lobby", {})
+        lobby = app.current
+
+        def listed() -> bool:
+            """gomoku serve appears in the lobby's list"""
+            return any(line.startswith("Robo") for line in lobby.hosts_view.items)
+
+        run_until(app, listed)
+        shot(app, "lobby_list")
+        index = next(i for i, line in enumerate(lobby.hosts_view.items) if line.startswith("Robo"))
+        click(app, lobby.hosts_view.row_rect(index).center)
+        click(app, lobby.join_button.rect.center)
+        run_until(app, lambda: app.current_name == "board")
+        board = app.current
+        assert app.lan.my_color.label == "black" and app.lan.info.opponent_name == "Robo"
+        click(app, board.duel.buttons["ready"].rect.center)
+        run_until(app, lambda: app.lan.state == "playing")
+        click(app, board.view.geometry.center((7, 7)))
+        run_until(app, lambda: app.lan.game.board.ply == 2)  # our stone and the engine's reply
+        shot(app, "duel_playing")
+        # The player asks to take the move back: serve agrees to everything.
+        click(app, board.buttons["undo"].rect.center)
+        run_until(app, lambda: app.lan.game.board.ply == 0)
+        # The host dies without a word: the banner says so within 10 s, the clocks stop.
+        serve.send_signal(signal.SIGKILL)
+        serve.wait(10)
+        lost_at = time.monotonic()
+        run_until(app, lambda: app.lan.phase == "lost", limit=15.0)
+        assert time.monotonic() - lost_at <= 12.0
+        app.frame()
+        card = board.duel.card(app.lan, time.monotonic())
+        assert card is not None and card[0] == "Connection lost"
+        assert board.status.startswith("Connection lost")
+        shot(app, "disconnect_banner")
+    finally:
+        app.close()
+
+
+def test_the_waiting_host_and_a_request_dialog_look_right(tmp_path):
+    """The app hosts; a bridge joins, plays and asks for an undo (screens to look at)."""
+    app = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "home", lan_interface=LOOPBACK))
+    guest = NetBridge(LOOPBACK)
+    guest.start()
+    try:
+        app.settings.player_name = "Alice"
+        app.switch("lobby", {})
+        lobby = app.current
+        lobby.color.value = "black"
+        lobby.start_hosting()
+        run_until(app, lambda: app.lan.hosting is not None)
+        app.frame()
+        assert lobby.host_status[0].text == "Waiting for a guest..."
+        assert str(app.lan.hosting.port) in lobby.host_status[1].text
+        shot(app, "lobby_hosting")
+        guest.join(LOOPBACK, app.lan.hosting.port, "Bob")
+        run_until(app, lambda: app.current_name == "board")
+        board = app.current
+        click(app, board.duel.buttons["ready"].rect.center)
+        guest.ready(True)
+        run_until(app, lambda: app.lan.state == "playing")
+        click(app, board.view.geometry.center((7, 7)))
+        run_until(app, lambda: app.lan.game.board.ply == 1)
+        guest.move(8, 8)
+        run_until(app, lambda: app.lan.game.board.ply == 2)
+        guest.request("undo")
+        run_until(app, lambda: app.lan.incoming_request == "undo")
+        app.frame()
+        shot(app, "request_dialog")
+        click(app, board.duel.buttons["refuse"].rect.center)
+        run_until(app, lambda: app.lan.incoming_request is None)
+        assert app.lan.game.board.ply == 2
+        seen = []
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not any(isinstance(e, RequestAnswered) for e in seen):
+            while not guest.events.empty():
+                seen.append(guest.events.get_nowait())
+            time.sleep(0.02)
+        assert any(isinstance(e, Connected) for e in seen)
+        answers = [e for e in seen if isinstance(e, RequestAnswered)]
+        assert answers and answers[-1].kind == "undo" and not answers[-1].accepted
+    finally:
+        guest.close()
+        app.close()
+
+
+def test_gomoku_serve_refuses_bad_options_in_plain_words():
+    result = subprocess.run([sys.executable, "-m", "gomoku", "serve", "--time", "soon", "--size", "40"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "--time" in result.stderr and "--size" in result.stderr
+    assert "Traceback" not in result.stderr
+
