@@ -684,8 +684,10 @@ class Peer:
                         sent = self.sock.send(view)
                     except (BlockingIOError, InterruptedError):
                         continue
-                    except OSError:
-                        self.eof = self.reset = True
+                    except OSError:  # reset: the answers that came before it are still readable
+                        self.reset = True
+                        self._read()
+                        self.eof = True
                         return False
                     view = view[sent:]
             self.stats.writes += 1
