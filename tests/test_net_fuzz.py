@@ -91,4 +91,5 @@ def test_a_quick_run_leaves_the_host_alive_and_serving_a_clean_guest():
     assert report.clean_guest, report.clean_guest_note
     assert report.frames >= 3000 and report.connections > 10
     assert report.errors_answered > 0 and report.bad_answers == 0, report.notes
+    assert report.missing_answers == 0, "every protocol error the fuzzer sent got its error frame back"
     assert report.scenarios.get("second hello: reject busy", 0) > 0, report.scenarios

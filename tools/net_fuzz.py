@@ -1014,7 +1014,7 @@ class Fuzzer:
             self.seat.close()
             self.seat = None
         if self.seat is None:
-            self.seat = self.take_seat(junk=self.rng.choice((0, 0, 0, 1, 5)))
+            self.seat = self.take_seat()  # the first frame must be the hello: junk first is refused
         return self.seat
 
     def probe(self, peer: Peer, where: str) -> bool:
@@ -1074,15 +1074,18 @@ class Fuzzer:
             self.stats.note(f"the host closed the seat after a {flavour} batch (reset={peer.reset})",
                             f"seat closed {flavour}")
 
-    def finish(self, peer: Peer, frames: list[Fuzz], before: int, where: str) -> None:
-        """After a connection's last frame: the host must close it (after its answers)."""
+    def finish(self, peer: Peer, frames: list[Fuzz], before: int, where: str,
+               answered: list[Fuzz] | None = None) -> None:
+        """After a connection's last frame: the host must close it (after its answers to
+        `answered`, by default every frame)."""
         last = frames[-1]
         if last.kind == "raw":
             peer.shutdown_write()  # the host may be waiting for the rest of a frame: EOF ends it
         if not peer.wait(lambda: peer.eof):
             self.hang(f"{where}: not closed within {HANG_S:.0f} s after a {last.kind} frame")
         else:
-            self._check_answers(peer, [f for f in frames if f.kind != "raw"], before, where)
+            expected = frames if answered is None else answered
+            self._check_answers(peer, [f for f in expected if f.kind != "raw"], before, where)
         peer.close()
 
     # -- other connections --
@@ -1120,7 +1123,8 @@ class Fuzzer:
                 self.hang("pre-hello: the host stopped reading")
             peer.close()
             return
-        self.finish(peer, frames, before, "pre-hello")
+        # The first frame must be the hello: the host answers the first one and parts.
+        self.finish(peer, frames, before, "pre-hello", answered=frames[:1])
 
     def busy(self) -> None:
         """While the seat is held, a second connection's hello gets `reject busy`."""

@@ -51,6 +51,8 @@ TICK_S = 0.1  # the match's clocks and time-outs are looked at this often
 READ_CHUNK = 16384
 WRITE_LIMIT = 256 * 1024  # bytes waiting for a peer that does not read: beyond, cut it off
 MAX_PENDING = 8  # connections still in their handshake at once; more are closed at once
+LINGER_S = 0.5  # closing: read and drop what the peer still sends, so our last frames arrive
+LINGER_BYTES = 1 << 20
 MAX_FRAMES_PER_S = 500  # a game sends a few a second; far more is a flood: the link is cut
 
 EventSink = Callable[[NetEvent], None]
@@ -143,9 +145,23 @@ class _Link:
     async def _close(self) -> None:
         with contextlib.suppress(ConnectionError, OSError, RuntimeError, asyncio.TimeoutError):
             await asyncio.wait_for(self.writer.drain(), 1.0)
+        # Half-close, then read what is still coming: closing with unread bytes makes the kernel
+        # send a reset that throws away our last frames (the error or bye that says why).
+        with contextlib.suppress(ConnectionError, OSError, RuntimeError, asyncio.TimeoutError):
+            if self.writer.can_write_eof():
+                self.writer.write_eof()
+            await asyncio.wait_for(self._discard_input(), LINGER_S)
         self.writer.close()
         with contextlib.suppress(ConnectionError, OSError, RuntimeError, asyncio.TimeoutError):
             await asyncio.wait_for(self.writer.wait_closed(), 1.0)
+
+    async def _discard_input(self) -> None:
+        left = LINGER_BYTES
+        while left > 0:
+            data = await self.reader.read(READ_CHUNK)
+            if not data:
+                return
+            left -= len(data)
 
     def abort(self) -> None:
         self.closed = True
@@ -330,12 +346,13 @@ class HostSession(_Session):
             return
         self.pending.add(link)
         try:
-            hello = await self._read_hello(link)
+            first = await self._read_hello(link)
         finally:
             self.pending.discard(link)
-        if hello is None or self.done.is_set():
+        if first is None or self.done.is_set():
             await link.close()
             return
+        hello, after_hello = first
         now = time.monotonic()
         old = self.link
         if old is not None and self.match.token is not None and hello.data.get("session") == self.match.token:
@@ -347,24 +364,29 @@ class HostSession(_Session):
         self.link = link
         link.heard = link.pinged = now
         self._apply(step, link)
+        for item in after_hello:  # frames that came in the hello's read are answered too
+            if link is not self.link:
+                return
+            self._handle(link, item)
         await self._serve(link)
 
-    async def _read_hello(self, link: _Link) -> Message | None:
-        """The connection's first message if it is a hello in time; else reply and give up."""
+    async def _read_hello(self, link: _Link) -> tuple[Message, list[Message | ProtocolError]] | None:
+        """The connection's first message if it is a hello in time, with what came after it in
+        the same read (a peer may pipeline); else reply and give up."""
 
-        async def first() -> Message | None:
+        async def first() -> tuple[Message, list[Message | ProtocolError]] | None:
             while True:
                 items = await link.receive()
                 if items is None:
                     return None
-                for item in items:  # the first message must be a valid hello, or we part
+                for index, item in enumerate(items):  # the first message must be a valid hello
                     if isinstance(item, ProtocolError):
                         link.send("error", _error_fields(item))
                         if not item.fatal:
                             link.send("reject", {"reason": "bad_hello"})
                         return None
                     if item.type == "hello":
-                        return item
+                        return item, items[index + 1 :]
                     link.send("reject", {"reason": "bad_hello"})
                     return None
 
