@@ -252,7 +252,11 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.monotonic()
     print("preparing the engine (the first run compiles it: up to a minute)...", flush=True)
-    driver.warm_up()  # compile or load the engine before the first guest waits for it
+    try:
+        driver.warm_up()  # compile or load the engine before the first guest waits for it
+    except KeyboardInterrupt:  # Ctrl-C before anything was hosted: nothing to say goodbye to
+        print("stopped", flush=True)
+        return 130
     print(f"engine ready in {time.monotonic() - started:.1f} s", flush=True)
     return Server(options, NetBridge(options.interface)).run()
 
