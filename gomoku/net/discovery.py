@@ -24,6 +24,7 @@ from gomoku import __version__
 from gomoku.core.clock import TimeControl
 from gomoku.core.types import MAX_SIZE, MIN_SIZE, Rule
 from gomoku.net.events import MAX_NAME_CHARS, HostFound, HostInfo, HostLost, HostOptions, NetEvent
+from gomoku.net.protocol import clean_text
 
 log = logging.getLogger(__name__)
 
@@ -45,18 +46,6 @@ RESOLVE_TIMEOUT_MS = 3000  # zeroconf counts this one in milliseconds
 
 class DiscoveryError(Exception):
     """mDNS could not start or a registration failed; str(error) is plain words for the player."""
-
-
-def clean_text(value: object, max_chars: int) -> str | None:
-    """Outside text made safe to show: a str, unprintable characters (control, format, line
-    breaks, lone surrogates...) removed, stripped, 1..max_chars long; else None.
-
-    Local copy of the rule planned as gomoku.net.protocol.clean_text (docs/lan.md); to be
-    replaced by it once that exists on main."""
-    if not isinstance(value, str):
-        return None
-    kept = "".join(ch for ch in value if ch.isprintable()).strip()
-    return kept if 1 <= len(kept) <= max_chars else None
 
 
 def txt_properties(options: HostOptions, state: str) -> dict[str, str]:

@@ -33,6 +33,7 @@ from typing import Any
 
 import msgpack
 
+from gomoku.core import inputs
 from gomoku.core.types import MAX_SIZE, MIN_SIZE
 
 PROTOCOL_VERSION = 1
@@ -78,14 +79,11 @@ class ProtocolError:
 
 
 def clean_text(value: object, max_chars: int) -> str | None:
-    """The one rule for outside text: a str with non-printable characters removed (whitespace
-    ones become a space, lone surrogates go too), stripped, 1..max_chars long; else None."""
-    if not isinstance(value, str):
-        return None
-    text = "".join(
-        " " if ch.isspace() else ch for ch in value if ch.isprintable() or ch.isspace()
-    ).strip()
-    return text if 1 <= len(text) <= max_chars else None
+    """Outside text by the project's one rule (gomoku.core.inputs.clean_text: printable
+    characters only, whitespace as a space, stripped), refused when over max_chars rather
+    than cut: the wire sets the limits, a longer text is the peer's mistake. None if refused."""
+    text = inputs.clean_text(value, 2 * max_chars + 8)  # a margin, so a cut never hides "too long"
+    return text if text is not None and len(text) <= max_chars else None
 
 
 # ---- field checkers: (value, board size) -> normalised value, or raise _Invalid ----
