@@ -292,3 +292,19 @@ def test_the_lost_card_counts_down_and_offers_reconnect(guest_app, host_bridge):
     assert not guest_app.lan.game.clock.running
     guest_app.frame()
     assert board.status.startswith("Connection lost")
+
+
+def test_when_the_other_player_leaves_the_card_leads_back_to_the_lobby(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    ports: list[int] = []
+    host_game(peer, ports)
+    join_by_address(guest_app, ports[0])
+    run_until(guest_app, lambda: guest_app.current_name == "board", peer)
+    board = guest_app.current
+    host_bridge.leave()
+    run_until(guest_app, lambda: guest_app.lan.phase == "closed", peer)
+    title, line, buttons = board.duel.card(guest_app.lan, time.monotonic())
+    assert title == "The duel is over" and "Bob left" in line and buttons == ("lobby",)
+    guest_app.frame()
+    click(guest_app, board.duel.buttons["lobby"].rect.center)
+    assert guest_app.current_name == "lobby"

@@ -32,6 +32,7 @@ class DuelOverlay:
             "accept": Button(theme, "Accept", primary=True),
             "refuse": Button(theme, "Refuse"),
             "reconnect": Button(theme, "Reconnect now", primary=True),
+            "lobby": Button(theme, "Back to the lobby", primary=True),
         }
         self.chat_input = TextInput(theme, "", max_length=200, placeholder="Say something (Enter sends)")
 
@@ -68,7 +69,7 @@ class DuelOverlay:
         middle = left.copy()
         middle.centerx = self.card_rect.centerx
         for key, rect in (("ready", left), ("load", right), ("accept", left), ("refuse", right),
-                          ("reconnect", middle)):
+                          ("reconnect", middle), ("lobby", middle)):
             self.buttons[key].rect = rect.copy()
 
     @staticmethod
@@ -91,6 +92,8 @@ class DuelOverlay:
             if link.is_host:
                 return ("Connection lost", f"Waiting for {opponent} to come back  ·  {clock} left", ())
             return ("Connection lost", f"Reconnecting to {opponent}...  ·  {clock} left", ("reconnect",))
+        if link.phase == "closed" and (game is None or not game.is_over):
+            return ("The duel is over", link.closed_reason or "The connection is closed.", ("lobby",))
         if link.phase == "closed" or game is None or game.is_over or link.state != "waiting":
             return None
         mine = "You are ready" if link.ready_mine else "You are not ready"
@@ -111,7 +114,8 @@ class DuelOverlay:
     # --- input ---------------------------------------------------------------------------
 
     def handle_event(self, event: pygame.event.Event, link: LanLink, now: float) -> str | None:
-        """An action ("ready", "unready", "load", "accept", "refuse", "reconnect", "chat") or None.
+        """An action ("ready", "unready", "load", "accept", "refuse", "reconnect", "lobby", "chat")
+        or None.
 
         For "chat" the text to send is in `take_chat()`.
         """

@@ -63,6 +63,7 @@ class LanLink:
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_LINES)
         self.lost_deadline: float | None = None
         self.error: str | None = None  # the last failure, in plain words
+        self.closed_reason = ""  # why the session ended, for the board's card
         self.notices: list[tuple[str, bool]] = []  # (text, is_error) for the scene to show
         self.sounds: list[str] = []  # sound names for the scene to play
         self.version = 0  # grows on every whole-position change (the board scene re-installs)
@@ -262,6 +263,7 @@ class LanLink:
     def _on_closed(self, event: ev.Closed, now: float) -> None:
         was_playing = self.state == "playing" and self.game is not None and not self.game.is_over
         self.phase = "closed"
+        self.closed_reason = event.message[:1].upper() + event.message[1:]
         self.lost_deadline = None
         self.incoming_request = self.my_request = None
         if was_playing and self.game is not None and self.my_color is not None:

@@ -438,6 +438,9 @@ class BoardScene(Scene):
             link.reply(action == "accept")
         elif action == "reconnect":
             link.reconnect()
+        elif action == "lobby":
+            self.app.close_lan()
+            self.app.switch("lobby", {})
         elif action == "load":
             self.app.switch("records", {"pick": True, "back": "board", "back_data": {"mode": "lan"}})
         return action is not None or self.duel.typing
