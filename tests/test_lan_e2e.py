@@ -8,11 +8,13 @@ GOMOKU_TEST_SCREENSHOTS=DIR set, the screens a player would see are saved there 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pygame
@@ -44,6 +46,12 @@ def run_until(app: App, condition: Callable[[], bool], limit: float = 20.0) -> N
     raise AssertionError(f"not reached in {limit} s: {condition.__doc__ or condition}")
 
 
+@dataclass
+class Served:
+    process: subprocess.Popen
+    port: int
+
+
 @pytest.fixture
 def serve(tmp_path: Path):
     """`gomoku serve` hosting "Robo" (white, easy) on a free loopback port."""
@@ -63,8 +71,9 @@ def serve(tmp_path: Path):
             break
     else:
         process.kill()
-    assert any("serving 'Robo'" in line for line in lines), "".join(lines)
-    yield process
+    serving = [line for line in lines if "serving 'Robo'" in line]
+    assert serving, "".join(lines)
+    yield Served(process, int(re.search(r"port (\d+)", serving[0]).group(1)))
     if process.poll() is None:
         process.send_signal(signal.SIGINT)  # Ctrl-C: bye and unregister
         try:
@@ -101,8 +110,8 @@ def test_a_player_finds_gomoku_serve_in_the_lobby_plays_and_sees_it_vanish_when_
         click(app, board.buttons["undo"].rect.center)
         run_until(app, lambda: app.lan.game.board.ply == 0)
         # The host dies without a word: the banner says so within 10 s, the clocks stop.
-        serve.send_signal(signal.SIGKILL)
-        serve.wait(10)
+        serve.process.send_signal(signal.SIGKILL)
+        serve.process.wait(10)
         lost_at = time.monotonic()
         run_until(app, lambda: app.lan.phase == "lost", limit=15.0)
         assert time.monotonic() - lost_at <= 12.0
@@ -169,3 +178,48 @@ def test_gomoku_serve_refuses_bad_options_in_plain_words():
     assert "--time" in result.stderr and "--size" in result.stderr
     assert "Traceback" not in result.stderr
 
+
+
+def test_gomoku_serve_plays_a_scripted_guest_process_to_the_end(tmp_path, serve):
+    """Two processes, a full game: the guest (tests/net_guest.py) plays the first free point
+    from the centre outwards; serve answers with the engine until someone wins."""
+    results = tmp_path / "results.txt"
+    guest_path = Path(__file__).parent / "net_guest.py"
+    guest = subprocess.Popen([sys.executable, str(guest_path), str(serve.port), "Scripted"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert guest.stdin is not None and guest.stdout is not None
+    taken: set[tuple[int, int]] = set()
+    order = sorted(((x, y) for x in range(15) for y in range(15)),
+                   key=lambda p: (abs(p[0] - 7) + abs(p[1] - 7), p))
+    my_turn = False
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            line = guest.stdout.readline().split()
+            if not line:
+                break
+            if line[0] == "connected":
+                guest.stdin.write("ready\n")
+                guest.stdin.flush()
+            elif line[0] == "position":
+                taken = {tuple(map(int, p.split(","))) for p in line[1:]}
+                my_turn = len(taken) % 2 == 0  # the guest plays black (serve is white)
+            elif line[0] == "moved":
+                taken.add((int(line[1]), int(line[2])))
+                my_turn = len(taken) % 2 == 0
+            elif line[0] == "GameOver":
+                break
+            if my_turn:
+                point = next(p for p in order if p not in taken)
+                guest.stdin.write(f"move {point[0]} {point[1]}\n")
+                guest.stdin.flush()
+                my_turn = False
+        else:
+            raise AssertionError("the game did not end in 120 s")
+    finally:
+        guest.kill()
+        guest.wait(10)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not results.exists():
+        time.sleep(0.1)
+    assert "game 1:" in results.read_text(encoding="utf-8")
