@@ -337,6 +337,8 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
     max_depth = config.max_depth if limit.max_depth is None else min(config.max_depth, limit.max_depth)
     pv_buffer = np.zeros(64, dtype=np.int64)
     verified: set[int] = set()  # best moves checked against an opponent VCT
+    all_moves = root[:count].copy()  # in order, for the longest defence if every move loses
+    lost = False
     depth = 1
     while depth <= max_depth:
         value = search.root_search(bd, sr, depth, root, scores, count)
@@ -359,6 +361,7 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
         if on_progress is not None:
             on_progress(Progress(depth, best_score, pv, int(counters[threats.C_NODES]), elapsed))
         if abs(best_score) > threats.WIN_MIN and depth >= 2:
+            lost = best_score < 0
             break
         # The search's horizon can miss a slow forced win for the opponent: check the move we
         # would play with a deepening VCT, and search again without it if it loses.
@@ -367,6 +370,13 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
             nodes = max(int(config.verify_nodes_per_s * limit.time_s), 2_000)
             if search.move_refuted(bd, sr, best_move, config.vct_depth, nodes):
                 others = root[:count][root[:count] != best_move]
+                if len(others) == 1 and int(others[0]) not in verified:
+                    verified.add(int(others[0]))
+                    if search.move_refuted(bd, sr, int(others[0]), config.vct_depth, nodes):
+                        others = others[:0]
+                if len(others) == 0:  # every move loses to a VCT
+                    lost = True
+                    break
                 count = len(others)
                 root[:count] = others
                 best_move = int(root[0])
@@ -378,7 +388,42 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
         if time.perf_counter() - started > limit.time_s * config.next_depth_share:
             break
         depth += 1
+    kind = "defend" if defending else "search"
+    if lost and sr[8][0] == 0:
+        resisting, their_win = _longest_defence(bd, sr, all_moves, limit.time_s)
+        if resisting >= 0:
+            best_move, kind, best_depth = resisting, "longest defence", max(best_depth, 1)
+            if their_win > 0:  # the loss, as far away as the opponent's shortest win found
+                best_score = -their_win
     if not pv or pv[0] != state.cell_point(best_move, size):
         pv = (state.cell_point(best_move, size),)
-    return result(best_move, best_score, best_depth, pv,
-                  {"kind": "defend" if defending else "search"})
+    return result(best_move, best_score, best_depth, pv, {"kind": kind})
+
+
+RESIST_MOVES = 24  # the best-ordered root moves tried for the longest defence
+RESIST_DEPTH = 7  # attacker threats of the opponent's VCT after each of them
+RESIST_NODES_PER_S = 20_000  # VCT nodes per move tried, per second of the move's budget
+
+
+def _longest_defence(bd: tuple, sr: tuple, moves: np.ndarray, time_s: float) -> tuple[int, int]:
+    """(move, score): of `moves` (best first), the one after which the opponent's quickest
+    forced win found is the longest, with that win's score (WIN - plies from the root; 0 if
+    none is found: that move is best); (-1, 0) if the clock ran out first.
+
+    Every move loses, so the search's scores cannot tell them apart: a double threat counts
+    as a win five plies away however many fours the defender can put in between. This asks
+    the opponent's deepening VCT, which finds the shortest win first.
+    """
+    nodes = max(int(RESIST_NODES_PER_S * time_s), 2_000)
+    best_move, best_win = -1, threats.WIN + 1
+    for move in moves[:RESIST_MOVES]:
+        state.make(bd, int(move))
+        found = int(search.vct_deepening(bd, sr, int(bd[3][state.I_SIDE]), RESIST_DEPTH, nodes))
+        state.unmake(bd)
+        if sr[8][0] != 0:  # the clock: this answer is not to be trusted
+            break
+        if found < best_win:  # a higher win score is a quicker win
+            best_move, best_win = int(move), found
+        if found <= 0:
+            break  # no win found after this move: it cannot be beaten here
+    return (best_move, best_win) if best_move >= 0 else (-1, 0)
