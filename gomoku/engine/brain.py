@@ -36,6 +36,7 @@ from typing import TextIO
 from gomoku.core import MAX_SIZE, MIN_SIZE, Board, Color, IllegalMoveError, Point, Rule
 from gomoku.engine import driver
 from gomoku.engine.api import DEFAULT_BUDGET_S, Level, Position, SearchLimit, SearchResult, StopFlag
+from gomoku.engine.prepare import PreparedEngine
 
 BRAIN_NAME = "gomoku"
 AUTHOR = "the gomoku team"
@@ -488,11 +489,15 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout = sys.stderr  # a stray print anywhere must not corrupt the protocol stream
     if isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(errors="replace")  # a bad byte is a bad command, not a crash
+    # A cold cache compiles in child processes; meanwhile moves come from the stand-in.
+    engine = PreparedEngine()
     try:
-        serve(Brain(level=Level(args.level)), sys.stdin, stdout)
+        serve(Brain(level=Level(args.level), think=engine.think, warm_up=engine.start),
+              sys.stdin, stdout)
     except KeyboardInterrupt:
         pass
     finally:
+        engine.close()
         sys.stdout = stdout
     return 0
 
