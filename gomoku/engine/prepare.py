@@ -30,6 +30,7 @@ from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResu
 
 SPLIT = (("tables", "easy", "threats", "hard"), ("tables", "search"))
 """Two children's parts: the threat searches with what builds on them, and the main search."""
+CHILD_NICE = 5  # the children's lower CPU priority
 MAX_LINE = 200  # a child's progress line longer than this is not ours: ignored
 
 
@@ -67,10 +68,6 @@ class PrepareState:
     error: str | None = None
     current: str = ""  # the function a child compiles now (its name, for a progress line)
 
-    @property
-    def fraction(self) -> float:
-        return len(self.done) / self.total if self.total else 1.0
-
 
 class Preparer:
     """Runs the children and follows their progress. Every public method is thread-safe and
@@ -101,7 +98,6 @@ class Preparer:
         self._changed = threading.Condition(self._lock)
         self._children: list[subprocess.Popen] = []
         self._stderr: list[IO[bytes]] = []
-        self.started_at = time.monotonic()
 
     def start(self) -> None:
         """Start the children (at once; the compiling happens in them)."""
@@ -255,6 +251,10 @@ def main(argv: list[str] | None = None) -> int:
         if part not in driver.WARM_TASKS:
             print(f"unknown part {part!r}", file=sys.stderr)
             return 2
+    try:
+        os.nice(CHILD_NICE)  # the game's frames come first on a busy machine
+    except (AttributeError, OSError):  # no nice on Windows; a refused one changes nothing
+        pass
     event.register("numba:compile", _ReportCompiles())
     for part in parts:
         began = time.perf_counter()
