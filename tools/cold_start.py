@@ -221,8 +221,16 @@ def main() -> None:
         print(f"frame interval while preparing ({figures['frames']} frames): median "
               f"{figures['median_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms, max {figures['max_ms']:.1f} ms")
     if not args.skip_brain:
-        for command, seconds, reply in brain_figures(args.jobs):
+        rows = brain_figures(args.jobs)
+        for command, seconds, reply in rows[:2]:
             print(f"brain {command}: {seconds:.2f} s  {reply[:90]}")
+        stand_ins = [seconds for _, seconds, reply in rows[2:] if " depth 0 " in reply]
+        if stand_ins:
+            print(f"brain stand-in moves while preparing: {len(stand_ins)}, "
+                  f"the slowest in {max(stand_ins):.2f} s")
+        for command, seconds, reply in rows[2:]:
+            if " depth 0 " not in reply:
+                print(f"brain first searched move, {command}: {seconds:.2f} s  {reply[:90]}")
 
 
 if __name__ == "__main__":
