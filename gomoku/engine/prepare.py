@@ -40,9 +40,23 @@ def marker_path() -> Path:
     return Path(numba.config.CACHE_DIR) / f"prepared-{version}"
 
 
+def source_stamp() -> str:
+    """The engine files' modification times and sizes: numba's cache is valid for these only
+    (a reinstall of the same sources gives new times, and numba compiles again)."""
+    folder = Path(driver.__file__).parent
+    stamps = []
+    for path in sorted(folder.glob("*.py")):
+        info = path.stat()
+        stamps.append(f"{path.name} {info.st_mtime} {info.st_size}")
+    return "\n".join(stamps) + "\n"
+
+
 def is_prepared() -> bool:
     """True if an earlier preparation filled the cache for this engine, numba and Python."""
-    return marker_path().is_file()
+    try:
+        return marker_path().read_text() == source_stamp()
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def free_cores() -> int:
@@ -180,7 +194,7 @@ class Preparer:
                 self._error = "; ".join(errors)
             elif complete:
                 try:
-                    marker_path().write_text("complete\n")
+                    marker_path().write_text(source_stamp())
                 except OSError:  # a read-only cache: the next launch prepares again
                     pass
             self._finished.set()
