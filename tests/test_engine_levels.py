@@ -147,11 +147,11 @@ def test_a_lost_position_still_gets_a_legal_block(level: Level) -> None:
 def test_the_compile_fallback_is_legal_and_takes_a_five() -> None:
     # Before the engine has compiled, think answers in plain Python: still a real move.
     position, answers = parse_diagram(EASY_WIN, offset=(3, 3))
-    assert driver._fallback_move(position, time.perf_counter()).move in answers
+    assert driver.stand_in_move(position, time.perf_counter()).move in answers
     board = random_board(Rule.RENJU, 24, 2)
     if board.to_move is Color.WHITE:
         board.push(*next(iter(board.legal_moves())))
-    move = driver._fallback_move(Position.from_board(board), time.perf_counter()).move
+    move = driver.stand_in_move(Position.from_board(board), time.perf_counter()).move
     assert board.is_legal(*move)
 
 

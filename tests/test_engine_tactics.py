@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from gomoku.core import Color, Rule
-from gomoku.engine import driver
-from gomoku.engine.api import Level, SearchLimit
+from gomoku.core import Board, Color, Rule
+from gomoku.engine import driver, threats
+from gomoku.engine.api import Level, Position, SearchLimit
 from gomoku.engine.diagram import parse_diagram
 
 CASES: list[tuple[str, Rule, Color | None, tuple[int, int], str]] = [
@@ -716,3 +716,46 @@ def test_hard_finds_a_correct_move(case: tuple) -> None:
     position, answers = parse_diagram(diagram, rule, offset=offset, to_move=to_move)
     result = driver.think(position, Level.HARD, SearchLimit(1.0))
     assert result.move in answers, f"{comment}: played {result.move}, want one of {sorted(answers)}"
+
+
+# --- lost positions: never give up ------------------------------------------------------
+
+ISSUE_11_MOVES = ("3,11 9,4 4,12 8,3 2,10 1,9 4,10 10,5 7,2 11,6 12,7 1,10 4,11 4,9 5,11 "
+                  "2,11 3,10")
+
+
+def _position_after(moves: str) -> Position:
+    board = Board(15, Rule.FREESTYLE)
+    for move in moves.split():
+        x, y = (int(v) for v in move.split(","))
+        board.push(x, y)
+    return Position.from_board(board)
+
+
+@pytest.mark.parametrize("level", [Level.MEDIUM, Level.HARD])
+def test_a_lost_side_blocks_the_four_before_anything_else(level: Level) -> None:
+    # Black has a four (five at *) and an open three: white is lost, but only the block
+    # lasts more than one move.
+    position, answers = parse_diagram(
+        """
+        . . . . . . . . . . . .
+        . O X X X X * . . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . . . .
+        . . . X X X . . . . . .
+        . . . . . . . . . . . .
+        . . . . . . . . . O . O
+        . . . . . . . . O . . .
+        . . . . . . . . . . O .
+        """, Rule.FREESTYLE, offset=(2, 2), to_move=Color.WHITE)
+    result = driver.think(position, level, SearchLimit(1.0))
+    assert result.move in answers
+
+
+def test_a_lost_side_plays_the_longest_defence_not_a_corner() -> None:
+    # Issue 11: every white move loses to black's threats. The search used to give up and
+    # play 0,13 (a corner, lost at once); a strong engine plays 6,10, after which black's
+    # win takes longest.
+    result = driver.think(_position_after(ISSUE_11_MOVES), Level.HARD, SearchLimit(1.0))
+    assert result.move == (6, 10), result
+    assert result.score < -threats.WIN_MIN  # it knows it is lost

@@ -37,6 +37,7 @@ from gomoku.core import MAX_SIZE, MIN_SIZE, Board, Color, IllegalMoveError, Poin
 from gomoku.core.inputs import InputError, parse_clamped_int
 from gomoku.engine import driver
 from gomoku.engine.api import DEFAULT_BUDGET_S, Level, Position, SearchLimit, SearchResult, StopFlag
+from gomoku.engine.prepare import PreparedEngine
 
 BRAIN_NAME = "gomoku"
 AUTHOR = "the gomoku team"
@@ -512,11 +513,15 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout = sys.stderr  # a stray print anywhere must not corrupt the protocol stream
     if isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(errors="replace")  # a bad byte is a bad command, not a crash
+    # A cold cache compiles in child processes; meanwhile moves come from the stand-in.
+    engine = PreparedEngine()
     try:
-        serve(Brain(level=Level(args.level)), sys.stdin, stdout)
+        serve(Brain(level=Level(args.level), think=engine.think, warm_up=engine.start),
+              sys.stdin, stdout)
     except KeyboardInterrupt:
         pass
     finally:
+        engine.close()
         sys.stdout = stdout
     return 0
 

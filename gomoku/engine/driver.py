@@ -138,27 +138,102 @@ class _Clock:
         self._thread.join()
 
 
+WARM_TASKS = ("tables", "easy", "threats", "search", "hard")
+"""The parts of the engine to compile (or load), in the order a level needs them."""
+LEVEL_TASKS = {Level.EASY: WARM_TASKS[:2], Level.MEDIUM: WARM_TASKS[:4], Level.HARD: WARM_TASKS}
+_warmed: set[str] = set()
+
+
+def warm_task(name: str) -> None:
+    """Compile (or load from the cache) one part of the engine: each compiled entry point is
+    called once with the argument types `think` uses, so no call compiles anything later.
+
+    Every part builds the pattern tables first. Safe from any thread; a part already done
+    returns at once. Raises KeyError for an unknown part.
+    """
+    run = _TASK_RUNNERS[name]
+    with _warm_lock:
+        if name in _warmed:
+            return
+        bd, sr, grid = _warm_state()
+        run(bd, sr, grid)
+        _warmed.add(name)
+        if _warmed.issuperset(WARM_TASKS):
+            _ready.set()
+
+
+def level_ready(level: Level) -> bool:
+    """True once every part `level` needs is compiled or loaded in this process."""
+    return _ready.is_set() or _warmed.issuperset(LEVEL_TASKS[level])
+
+
 def warm_up() -> None:
     """Compile (or load from the cache) every numba function, so the first move is fast.
 
     Safe to call from any thread, any number of times; later calls return at once.
     """
-    with _warm_lock:
-        if _ready.is_set():
-            return
-        for rule in Rule:
-            pattern_tables(rule)
-        grid = np.zeros((15, 15), dtype=np.int8)
-        for x, y, c in ((7, 7, 1), (8, 7, 2), (8, 8, 1), (6, 6, 2), (9, 9, 1), (7, 8, 2)):
-            grid[y, x] = c
-        for rule in Rule:
-            position = Position(grid.copy(), (), Color.WHITE if rule is Rule.RENJU else Color.BLACK,
-                                rule)
-            forbidden_points(grid)
-            for level in Level:
-                _think_compiled(position, level, SearchLimit(0.3, max_depth=2), None, None,
-                                time.perf_counter())
-        _ready.set()
+    for name in WARM_TASKS:
+        warm_task(name)
+
+
+def _warm_state() -> tuple:
+    """A middle-game position (state and search tables) to call the compiled functions on."""
+    grid = np.zeros((15, 15), dtype=np.int8)
+    for x, y, c in ((7, 7, 1), (8, 7, 2), (8, 8, 1), (6, 6, 2), (9, 9, 1), (7, 8, 2)):
+        grid[y, x] = c
+    bd = state.new_state(grid, int(Color.BLACK), patterns.RULE_FREESTYLE,
+                         pattern_tables(Rule.FREESTYLE))
+    sr = threats.new_search_tables(12, bd[0].shape[0])
+    _reset(sr, LEVELS[Level.HARD], 1)
+    return bd, sr, grid
+
+
+def _warm_tables(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
+    for rule in Rule:
+        pattern_tables(rule)
+
+
+def _warm_easy(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
+    _think_easy(bd, sr, grid, int(Color.BLACK), grid.shape[0], time.perf_counter(), 1)
+
+
+def _warm_root(bd: tuple, sr: tuple) -> tuple[np.ndarray, int]:
+    root = np.zeros(threats.MAX_MOVES, dtype=np.int64)
+    count, _ = search.root_moves(bd, sr, root, LEVELS[Level.MEDIUM].defend_vcf)
+    return root, int(count)
+
+
+def _warm_threats(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
+    _warm_root(bd, sr)
+    search.threat_win(bd, sr, LEVELS[Level.HARD].root_vcf, LEVELS[Level.HARD].vct_depth)
+
+
+def _warm_search(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
+    # Root moves without root_moves: a part compiled in another process need not be here.
+    cells = np.flatnonzero(bd[0] == 0)[:8].astype(np.int64)
+    root = np.zeros(threats.MAX_MOVES, dtype=np.int64)
+    root[: len(cells)] = cells
+    count = len(cells)
+    scores = np.zeros(count, dtype=np.int64)
+    search.root_search(bd, sr, 2, root, scores, count)
+    search.principal_variation(bd, sr, int(root[0]), np.zeros(64, dtype=np.int64))
+    forbidden_points(grid)  # renju's check: shares is_forbidden with the search
+
+
+def _warm_hard(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
+    cells = np.flatnonzero(bd[0] == 0)[:4].astype(np.int64)
+    root = np.zeros(threats.MAX_MOVES, dtype=np.int64)
+    root[: len(cells)] = cells
+    config = LEVELS[Level.HARD]
+    search.stop_opponent_vct(bd, sr, root, len(cells), config.vct_depth, 500)
+    search.move_refuted(bd, sr, int(root[0]), config.vct_depth, 2_000)
+    _longest_defence(bd, sr, root[: len(cells)], 0.05)
+
+
+_TASK_RUNNERS: dict[str, Callable[[tuple, tuple, np.ndarray], None]] = {
+    "tables": _warm_tables, "easy": _warm_easy, "threats": _warm_threats,
+    "search": _warm_search, "hard": _warm_hard,
+}
 
 
 def forbidden_points(grid: np.ndarray) -> set[Point]:
@@ -198,17 +273,23 @@ def think(
     if not (grid != 0).any():
         centre = grid.shape[0] // 2
         return SearchResult(move=(centre, centre), info={"kind": "centre"})
-    if not _ready.is_set():
+    if not level_ready(level):
         _start_background_warm_up()
         wait = limit.time_s * 0.8 - (time.perf_counter() - started)
         if not _ready.wait(max(wait, 0.0)):
-            return _fallback_move(position, started)
+            return stand_in_move(position, started)
     return _think_compiled(position, level, limit, stop, on_progress, started)
 
 
-def _fallback_move(position: Position, started: float) -> SearchResult:
-    """A plain-Python greedy move, used only while the engine is still compiling."""
+def stand_in_move(position: Position, started: float) -> SearchResult:
+    """A plain-Python greedy move (a few ms, nothing compiled) for while the engine is prepared.
+
+    Takes a five, else the best window score (renju: never a point forbidden to black); the
+    centre on an empty board."""
     grid = np.asarray(position.grid, dtype=np.int8)
+    if not grid.any():
+        centre = grid.shape[0] // 2
+        return SearchResult(move=(centre, centre), info={"kind": "centre"})
     color = int(position.to_move)
     scores = np.zeros(grid.shape, dtype=np.int64)
     easy.window_scores_py(grid, color, easy.OWN_WINDOW, easy.OPP_WINDOW, scores)
@@ -337,6 +418,8 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
     max_depth = config.max_depth if limit.max_depth is None else min(config.max_depth, limit.max_depth)
     pv_buffer = np.zeros(64, dtype=np.int64)
     verified: set[int] = set()  # best moves checked against an opponent VCT
+    all_moves = root[:count].copy()  # in order, for the longest defence if every move loses
+    lost = False
     depth = 1
     while depth <= max_depth:
         value = search.root_search(bd, sr, depth, root, scores, count)
@@ -359,6 +442,7 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
         if on_progress is not None:
             on_progress(Progress(depth, best_score, pv, int(counters[threats.C_NODES]), elapsed))
         if abs(best_score) > threats.WIN_MIN and depth >= 2:
+            lost = best_score < 0
             break
         # The search's horizon can miss a slow forced win for the opponent: check the move we
         # would play with a deepening VCT, and search again without it if it loses.
@@ -367,6 +451,13 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
             nodes = max(int(config.verify_nodes_per_s * limit.time_s), 2_000)
             if search.move_refuted(bd, sr, best_move, config.vct_depth, nodes):
                 others = root[:count][root[:count] != best_move]
+                if len(others) == 1 and int(others[0]) not in verified:
+                    verified.add(int(others[0]))
+                    if search.move_refuted(bd, sr, int(others[0]), config.vct_depth, nodes):
+                        others = others[:0]
+                if len(others) == 0:  # every move loses to a VCT
+                    lost = True
+                    break
                 count = len(others)
                 root[:count] = others
                 best_move = int(root[0])
@@ -378,7 +469,42 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
         if time.perf_counter() - started > limit.time_s * config.next_depth_share:
             break
         depth += 1
+    kind = "defend" if defending else "search"
+    if lost and sr[8][0] == 0:
+        resisting, their_win = _longest_defence(bd, sr, all_moves, limit.time_s)
+        if resisting >= 0:
+            best_move, kind, best_depth = resisting, "longest defence", max(best_depth, 1)
+            if their_win > 0:  # the loss, as far away as the opponent's shortest win found
+                best_score = -their_win
     if not pv or pv[0] != state.cell_point(best_move, size):
         pv = (state.cell_point(best_move, size),)
-    return result(best_move, best_score, best_depth, pv,
-                  {"kind": "defend" if defending else "search"})
+    return result(best_move, best_score, best_depth, pv, {"kind": kind})
+
+
+RESIST_MOVES = 24  # the best-ordered root moves tried for the longest defence
+RESIST_DEPTH = 7  # attacker threats of the opponent's VCT after each of them
+RESIST_NODES_PER_S = 20_000  # VCT nodes per move tried, per second of the move's budget
+
+
+def _longest_defence(bd: tuple, sr: tuple, moves: np.ndarray, time_s: float) -> tuple[int, int]:
+    """(move, score): of `moves` (best first), the one after which the opponent's quickest
+    forced win found is the longest, with that win's score (WIN - plies from the root; 0 if
+    none is found: that move is best); (-1, 0) if the clock ran out first.
+
+    Every move loses, so the search's scores cannot tell them apart: a double threat counts
+    as a win five plies away however many fours the defender can put in between. This asks
+    the opponent's deepening VCT, which finds the shortest win first.
+    """
+    nodes = max(int(RESIST_NODES_PER_S * time_s), 2_000)
+    best_move, best_win = -1, threats.WIN + 1
+    for move in moves[:RESIST_MOVES]:
+        state.make(bd, int(move))
+        found = int(search.vct_deepening(bd, sr, int(bd[3][state.I_SIDE]), RESIST_DEPTH, nodes))
+        state.unmake(bd)
+        if sr[8][0] != 0:  # the clock: this answer is not to be trusted
+            break
+        if found < best_win:  # a higher win score is a quicker win
+            best_move, best_win = int(move), found
+        if found <= 0:
+            break  # no win found after this move: it cannot be beaten here
+    return (best_move, best_win) if best_move >= 0 else (-1, 0)

@@ -195,5 +195,7 @@ def build_tables(rule: int) -> np.ndarray:
         exact = rule == RULE_STANDARD or (rule == RULE_RENJU and color == 1)
         renju_black = rule == RULE_RENJU and color == 1
         codes = _classify_all(exact, renju_black)
-        tables[color - 1] = _expand(codes, color)
+        row = _expand(codes, color)
+        for key in range(N_KEYS):  # a loop, not a slice copy: that costs 2 s of compiling
+            tables[color - 1, key] = row[key]
     return tables

@@ -180,7 +180,7 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
     if an[A_OPP5N] == 1:
         block = an[A_OPP5]
         m = sorted_moves(sr, ply, n, 0, order, order_flags)
-        m = _to_front(order, order_flags, m, block, 0)
+        m = _to_front(order, order_flags, np.int64(m), np.int64(block), NO)
         if m == 0 or order[0] != block:
             return -(WIN - ply - 2)  # the block is forbidden for black: the four wins
         extension = 1
@@ -202,14 +202,15 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
     m_all = m if extension == 1 or an[A_OPPF4N] > 0 else n
 
     # Step 8. Ordering: the hash move, then the killers
-    next_slot = 0
+    next_slot = NO  # typed: one compiled version of _to_front
     if extension == 0:
         if tt_move >= 0:
-            next_slot = _to_front(order, order_flags, m, tt_move, next_slot)
+            next_slot = _to_front(order, order_flags, np.int64(m), np.int64(tt_move), next_slot)
         killers = sr[7][ply]
         for k in range(2):
             if killers[k] >= 0:
-                next_slot = _to_front(order, order_flags, m, killers[k], next_slot)
+                next_slot = _to_front(order, order_flags, np.int64(m), np.int64(killers[k]),
+                                     next_slot)
 
     # Step 9. Principal variation search with late move reductions
     side = info[I_SIDE]
@@ -331,7 +332,7 @@ def root_moves(bd: tuple, sr: tuple, out: np.ndarray, defend_depth: int) -> tupl
         return 1, 1
     if an[A_OPP5N] >= 1:
         m = sorted_moves(sr, ply, n, 0, out, out_flags)
-        m = _to_front(out, out_flags, m, an[A_OPP5], 0)
+        m = _to_front(out, out_flags, np.int64(m), np.int64(an[A_OPP5]), np.int64(0))
         if m > 0 and out[0] == an[A_OPP5]:
             return 1, 2
         # The block is forbidden for black: every move loses, keep the whole list.

@@ -105,9 +105,9 @@ def _init_arrays(grid: np.ndarray, side: int, rule: int, cells: np.ndarray, keys
                 key |= np.int64(cells[p + k * dirs[d]]) << key_bit(k)
                 key |= np.int64(cells[p - k * dirs[d]]) << key_bit(-k)
             keys[d, p] = key
-            _set_codes(codes, tables, p, d, key)
+            _set_codes(codes, tables, p, d, np.int64(key))
         if cells[p] == 1 or cells[p] == 2:
-            _touch_near(cells, near, cand, dirs, p, 1)
+            _touch_near(cells, near, cand, dirs, p, np.int64(1))
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -173,11 +173,11 @@ def make(bd: tuple, p: int) -> None:
         for k in range(1, HALF + 1):
             q = p - k * step
             keys[d, q] += c << key_bit(k)
-            _set_codes(codes, tables, q, d, keys[d, q])
+            _set_codes(codes, tables, q, d, np.int64(keys[d, q]))
             q = p + k * step
             keys[d, q] += c << key_bit(-k)
-            _set_codes(codes, tables, q, d, keys[d, q])
-    _touch_near(cells, near, cand, dirs, p, 1)
+            _set_codes(codes, tables, q, d, np.int64(keys[d, q]))
+    _touch_near(cells, near, cand, dirs, p, np.int64(1))
     ply = info[I_PLY]
     hashes[ply + 1] = hashes[ply] ^ zobrist[c - 1, p]
     stack[ply] = p
@@ -191,7 +191,7 @@ def unmake(bd: tuple) -> None:
     """Take back the last move made with `make`."""
     cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes, cand = bd
     ply = info[I_PLY] - 1
-    p = stack[ply]
+    p = np.int64(stack[ply])
     c = np.int64(cells[p])
     cells[p] = 0
     for d in range(4):
@@ -199,11 +199,11 @@ def unmake(bd: tuple) -> None:
         for k in range(1, HALF + 1):
             q = p - k * step
             keys[d, q] -= c << key_bit(k)
-            _set_codes(codes, tables, q, d, keys[d, q])
+            _set_codes(codes, tables, q, d, np.int64(keys[d, q]))
             q = p + k * step
             keys[d, q] -= c << key_bit(-k)
-            _set_codes(codes, tables, q, d, keys[d, q])
-    _touch_near(cells, near, cand, dirs, p, -1)
+            _set_codes(codes, tables, q, d, np.int64(keys[d, q]))
+    _touch_near(cells, near, cand, dirs, p, np.int64(-1))
     if near[p] > 0:
         _flip_candidate(cand, p)
     info[I_PLY] = ply

@@ -562,7 +562,7 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
                     m = 1
         else:
             m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OWN_THREE, order, order_flags)
-            m = _supported_threats(bd, sr, me, order, m, sr[10][P_VCT_WIDTH])
+            m = _supported_threats(bd, sr, me, order, np.int64(m), np.int64(sr[10][P_VCT_WIDTH]))
         for i in range(m):
             p = order[i]
             make(bd, p)

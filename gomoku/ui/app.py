@@ -244,6 +244,9 @@ class App:
         self._engine: EngineWorker | None = None
         self._engine_error: BaseException | None = None
         self._engine_error_shown = False
+        self._preparer: Any = None  # gomoku.engine.prepare.Preparer while children compile
+        self._level_ready: Any = None  # gomoku.engine.driver.level_ready once imported
+        self._parts_left = -1  # engine parts still to load from a preparation (0: all loaded)
         self._engine_loader = threading.Thread(target=self._load_engine, name="engine-loader", daemon=True)
         self._engine_loader.start()
 
@@ -263,20 +266,84 @@ class App:
     # --- shared services -----------------------------------------------------------------
 
     def _load_engine(self) -> None:
-        """Import and start the engine worker off the main thread (numba imports are slow)."""
+        """Import and start the engine worker off the main thread (numba imports are slow).
+
+        On a cold cache the compiling happens in child processes (gomoku.engine.prepare):
+        numba's compiler holds the GIL, and here it would stall the frames. This thread loads
+        each part once a child has it in the cache; the worker exists from the first part on,
+        and `engine_ready(level)` says when a level may search.
+        """
         try:
+            from gomoku.engine import driver, prepare
+            from gomoku.engine.api import Level
             from gomoku.engine.worker import EngineWorker
 
-            worker = EngineWorker()
+            if not prepare.is_prepared() and not os.environ.get("NUMBA_DISABLE_JIT"):
+                preparer = prepare.Preparer(first=Level(self.settings.level))
+                with self._engine_lock:
+                    if self._closed:
+                        return
+                    preparer.start()
+                    self._preparer = preparer
+                self._load_prepared_parts(preparer, driver)
+            else:
+                driver.warm_up()  # a cache load
+            self._level_ready = driver.level_ready
+            worker = self._engine or EngineWorker()
+            worker.warm_up()  # every part is loaded: this only marks the worker ready
             with self._engine_lock:
                 if not self._closed:
-                    worker.warm_up()
                     self._engine = worker
                     return
             worker.close()  # the app ended while the engine was loading
         except Exception as error:  # reported when a scene first asks for the engine
             log.exception("the engine could not be loaded")
             self._engine_error = error
+
+    def _load_prepared_parts(self, preparer: Any, driver: Any) -> None:
+        """Load each part as the children finish it; the worker is made after the first.
+
+        If a child fails, what is missing compiles here (the old way: slow frames, but it plays).
+        """
+        from gomoku.engine.worker import EngineWorker
+
+        pending = list(driver.WARM_TASKS)
+        while pending and not self._closed:
+            state = preparer.state()
+            ready = [part for part in pending if part in state.done]
+            if not ready and state.finished:
+                if state.error is not None:
+                    log.warning("preparing the engine failed (%s); compiling here", state.error)
+                ready = pending[:1]
+            if not ready:
+                preparer.wait_change(0.25)
+                continue
+            driver.warm_task(ready[0])
+            pending.remove(ready[0])
+            self._parts_left = len(pending)
+            if self._level_ready is None:
+                self._level_ready = driver.level_ready
+                worker = EngineWorker()
+                with self._engine_lock:
+                    if self._closed:
+                        worker.close()
+                        return
+                    self._engine = worker
+
+    def engine_ready(self, level: Any) -> bool:
+        """True once the computer can search at `level` (a gomoku.engine.api.Level) at once."""
+        ready = self._level_ready
+        return self._engine is not None and ready is not None and bool(ready(level))
+
+    @property
+    def engine_preparing(self) -> tuple[int, int, str] | None:
+        """(parts compiled, parts in all, what compiles now) while the engine is prepared on a
+        first launch; None otherwise (a warm cache, or once every part is loaded)."""
+        preparer = self._preparer
+        if preparer is None or self._parts_left == 0 or self._engine_error is not None:
+            return None
+        state = preparer.state()
+        return len(state.done), state.total, state.current
 
     @property
     def engine(self) -> EngineWorker:
@@ -574,6 +641,9 @@ class App:
         with self._engine_lock:
             self._closed = True
             engine, self._engine = self._engine, None
+            preparer = self._preparer
+        if preparer is not None:
+            preparer.close()  # a half-filled cache is finished at the next launch
         self._engine_loader.join(LOADER_JOIN_S)  # a worker it creates from now on closes itself
         if engine is not None:
             engine.close()

@@ -177,8 +177,10 @@ class EngineSession:
     cancelled search, a search from before an undo) are dropped.
     """
 
-    def __init__(self, worker: EngineLike | None = None) -> None:
+    def __init__(self, worker: EngineLike | None = None,
+                 level_ready: Callable[[Level], bool] | None = None) -> None:
         self.worker = worker  # None until the app has loaded the engine
+        self.level_ready = level_ready  # None: every level searches as soon as a worker is here
         self._inboxes: dict[int, list[Any]] = {}
         self._live: int | None = None
 
@@ -186,6 +188,10 @@ class EngineSession:
     def ready(self) -> bool:
         """True once a worker is attached and searches can be submitted."""
         return self.worker is not None
+
+    def ready_for(self, level: Level) -> bool:
+        """True once a search at `level` answers at once (its engine part is prepared)."""
+        return self.worker is not None and (self.level_ready is None or self.level_ready(level))
 
     def submit(self, position: Position, level: Level, limit: SearchLimit) -> int:
         """Start a search on `position` (a copy, never the live board); returns its id.
@@ -348,6 +354,12 @@ class AIPlayer(Player):
     @property
     def depth(self) -> int:
         return self._depth
+
+    @property
+    def preparing(self) -> bool:
+        """True while the engine is still being prepared for this level (a first launch):
+        the scene waits, with this player's clock stopped, before `begin_turn`."""
+        return not self.engine.ready_for(self.level)
 
     def describe(self) -> str:
         return f"Computer ({self.level.value})"

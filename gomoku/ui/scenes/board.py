@@ -114,6 +114,7 @@ class BoardScene(Scene):
         self.game = Game(Board(), infos[Color.BLACK], infos[Color.WHITE])
         self.players: dict[Color, Player] = {}
         self.engine = EngineSession()  # the worker is attached once the app has loaded it
+        self._paused_for_engine = False  # the clock stopped while the engine is prepared
         self.hover: Point | None = None
         self._keyboard_cursor = False  # the arrows moved the preview last (it gets a square)
         self.hint: Point | None = None
@@ -280,6 +281,7 @@ class BoardScene(Scene):
         """Attach the app's worker to the session once the engine has loaded; True when ready."""
         if not self.engine.ready and self.app.engine_loaded:
             self.engine.worker = self.app.engine
+            self.engine.level_ready = self.app.engine_ready
         return self.engine.ready
 
     def leave(self) -> None:
@@ -643,7 +645,7 @@ class BoardScene(Scene):
         if self.game.is_over or not isinstance(self.players[self.game.to_move], LocalPlayer):
             self.app.audio.play("invalid")
             return
-        if not self._bind_engine():
+        if not self._bind_engine() or not self.engine.ready_for(Level.HARD):
             if self.app.engine_error is not None:
                 self.app.notify(f"No hints: the computer cannot play ({self.app.engine_error}).", error=True)
             else:
@@ -740,13 +742,19 @@ class BoardScene(Scene):
         if self._stalled:
             return
         if not self._turn_begun:
-            if isinstance(player, AIPlayer) and not self._bind_engine():
+            if isinstance(player, AIPlayer) and (not self._bind_engine() or player.preparing):
                 failure = self.app.engine_error
                 if failure is not None:
                     self._stalled = True
                     self._stall_status = "The computer cannot play"
                     self.app.notify(f"The computer cannot play: {failure}.", error=True)
+                elif self.game.clock.running:  # no time lost to the engine's preparation
+                    self.game.clock.pause(now)
+                    self._paused_for_engine = True
                 return  # the engine is still loading: ask once it is there
+            if self._paused_for_engine:
+                self._paused_for_engine = False
+                self.game.clock.resume(now)
             player.begin_turn(self.game.board)
             self._turn_begun = True
         try:
@@ -867,7 +875,9 @@ class BoardScene(Scene):
             self.status = self._stall_status
         elif isinstance(player, AIPlayer):
             dots = "." * (1 + int(time.monotonic() * 3) % 3)  # moving dots: the window is alive
-            if not player.thinking:
+            if player.preparing:
+                self.status = f"Preparing the engine (first launch only){dots}"
+            elif not player.thinking:
                 self.status = f"Computer getting ready{dots}"
             else:  # the computer's card shows the depth
                 self.status = f"Computer thinking{dots}"
@@ -1123,6 +1133,8 @@ class BoardScene(Scene):
         kind = player.describe() if player is not None else info.kind
         if isinstance(player, AIPlayer) and player.thinking and player.depth:
             kind += f"  ·  depth {player.depth}"
+        elif isinstance(player, AIPlayer) and active and player.preparing:
+            kind += "  ·  preparing the engine..."
         clock = game.clock
         remaining = clock.remaining(color, now)
         if math.isinf(remaining):

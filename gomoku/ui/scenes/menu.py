@@ -142,6 +142,15 @@ class AttractGame:
         self.request_id = None
 
 
+def preparing_text(progress: tuple[int, int, str] | None) -> str:
+    """The menu's progress line while the engine is prepared on a first launch ("" after)."""
+    if progress is None:
+        return ""
+    done, total, current = progress
+    now = f"  ·  {current}" if current else ""
+    return f"Preparing the engine (first launch only): {done} of {total} parts{now}"
+
+
 class MenuScene(Scene):
     """Continue, vs Computer (with its options panel), Two players, LAN duel, Load game,
     Settings, Quit; Up/Down and Enter work too.
@@ -160,6 +169,7 @@ class MenuScene(Scene):
         self.title = Label(theme, "Gomoku", align="center", bold=True)
         self.subtitle = Label(theme, "five in a row", align="center")
         self.keys_hint = Label(theme, "Arrows + Enter to choose  ·  F11 fullscreen", align="center")
+        self.preparing = Label(theme, "", align="center")  # the engine's first-launch progress
         self.continue_button = Button(theme, "Continue", primary=True)
         self.ai_button = Button(theme, "vs Computer")
         self.local_button = Button(theme, "Two players")
@@ -265,6 +275,9 @@ class MenuScene(Scene):
         self.keys_hint.rect.centerx = menu_cx
         self.keys_hint.px = theme.small_px
         self.keys_hint.colour = theme.colors.text_dim
+        self.preparing.rect = self.keys_hint.rect.move(0, theme.px(30))
+        self.preparing.px = theme.small_px
+        self.preparing.colour = theme.colors.accent
 
         panel_w = min(width - 2 * theme.pad, theme.px(620))
         row_h = theme.control_h
@@ -353,8 +366,10 @@ class MenuScene(Scene):
         })
 
     def update(self, dt: float) -> None:
-        engine = self.app.engine if self.app.engine_loaded else None
+        # The game behind the menu plays medium and easy: it waits until they are ready.
+        engine = self.app.engine if self.app.engine_ready(Level.MEDIUM) else None
         self.attract.update(dt, engine)
+        self.preparing.text = preparing_text(self.app.engine_preparing)
 
     # --- drawing -------------------------------------------------------------------------
 
@@ -365,7 +380,7 @@ class MenuScene(Scene):
         if self.panel_open:
             widgets = [self.panel, *self.choices, self.back_button, self.start_button]
         else:
-            widgets = [self.title, self.subtitle, self.keys_hint, *self.buttons]
+            widgets = [self.title, self.subtitle, self.keys_hint, self.preparing, *self.buttons]
         if self.unchanged_frame(surface, (self._backdrop_key, self.panel_open, *(w.appearance for w in widgets))):
             return
         surface.blit(backdrop, (0, 0))
@@ -375,6 +390,8 @@ class MenuScene(Scene):
         self.title.draw(surface)
         self.subtitle.draw(surface)
         self.keys_hint.draw(surface)
+        if self.preparing.text:
+            self.preparing.draw(surface)
         for button in self.buttons:
             button.draw(surface)
 

@@ -1,0 +1,281 @@
+"""Prepare the engine in child processes: numba compiles into its disk cache, the caller loads.
+
+numba's compiler holds the GIL for tens of seconds on a first launch; in a child process it
+cannot stall the game's frames or a brain's replies. A `Preparer` starts one or two children
+(`python -m gomoku.engine.prepare PART...`), each compiling some of the driver's parts
+(`driver.WARM_TASKS`) and printing `done PART SECONDS` as each is in the cache. The caller
+then loads each finished part with `driver.warm_task` (a cache load: well under a second).
+When every part is done a marker file in the cache folder says so, and later launches skip
+the children. Importing this module imports numba (through the package) but compiles nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+import numba
+from numba.core import event
+
+from gomoku.engine import driver
+from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResult, StopFlag
+
+SPLIT = (("tables", "easy", "threats", "hard"), ("tables", "search"))
+"""Two children's parts: the threat searches with what builds on them, and the main search."""
+CHILD_NICE = 5  # the children's lower CPU priority
+MAX_LINE = 200  # a child's progress line longer than this is not ours: ignored
+
+
+def marker_path() -> Path:
+    """The file that says this engine's cache is complete (numba and Python versions in its name)."""
+    version = f"{numba.__version__}-py{sys.version_info[0]}{sys.version_info[1]}"
+    return Path(numba.config.CACHE_DIR) / f"prepared-{version}"
+
+
+def source_stamp() -> str:
+    """The engine files' modification times and sizes: numba's cache is valid for these only
+    (a reinstall of the same sources gives new times, and numba compiles again)."""
+    folder = Path(driver.__file__).parent
+    stamps = []
+    for path in sorted(folder.glob("*.py")):
+        info = path.stat()
+        stamps.append(f"{path.name} {info.st_mtime} {info.st_size}")
+    return "\n".join(stamps) + "\n"
+
+
+def is_prepared() -> bool:
+    """True if an earlier preparation filled the cache for this engine, numba and Python."""
+    try:
+        return marker_path().read_text() == source_stamp()
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def free_cores() -> int:
+    """Cores not busy by the 1-minute load average (at least 1), of those this process may use."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        cores = os.cpu_count() or 1
+    try:
+        busy = os.getloadavg()[0]
+    except OSError:
+        busy = 0.0
+    return max(1, int(cores - busy + 0.5))
+
+
+@dataclass(frozen=True)
+class PrepareState:
+    """What the children have done: parts in the cache, of all parts; the error if one failed."""
+
+    done: tuple[str, ...]
+    total: int
+    finished: bool
+    error: str | None = None
+    current: str = ""  # the function a child compiles now (its name, for a progress line)
+
+
+class Preparer:
+    """Runs the children and follows their progress. Every public method is thread-safe and
+    returns at once, except `wait`. `close` ends children still running."""
+
+    def __init__(self, jobs: int | None = None, first: Level = Level.MEDIUM,
+                 plan: list[list[str]] | None = None) -> None:
+        """`jobs` children (default GOMOKU_PREPARE_JOBS, else 2 when two cores are free);
+        `first` the level whose parts come first with one child; `plan` the parts per child
+        instead (for tests)."""
+        if jobs is None:
+            setting = os.environ.get("GOMOKU_PREPARE_JOBS", "")
+            jobs = int(setting) if setting.isdigit() else 0
+        self.jobs = jobs if jobs > 0 else min(2, free_cores())
+        if plan is not None:
+            self._plan = plan
+        elif self.jobs >= 2:
+            self._plan = [list(part) for part in SPLIT]
+        else:
+            # The parts the chosen level needs first, the rest after.
+            needed = driver.LEVEL_TASKS[first]
+            self._plan = [[*needed, *(t for t in driver.WARM_TASKS if t not in needed)]]
+        self._lock = threading.Lock()
+        self._done: list[str] = []
+        self._error: str | None = None
+        self._current = ""
+        self._finished = threading.Event()
+        self._changed = threading.Condition(self._lock)
+        self._children: list[subprocess.Popen] = []
+        self._stderr: list[IO[bytes]] = []
+
+    def start(self) -> None:
+        """Start the children (at once; the compiling happens in them)."""
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(numba.config.CACHE_DIR))
+        for parts in self._plan:
+            errors = tempfile.TemporaryFile()  # a file, not a pipe: warnings can never block it
+            child = subprocess.Popen(
+                [sys.executable, "-m", "gomoku.engine.prepare", *parts],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
+                env=env, text=True, errors="replace",
+            )
+            self._children.append(child)
+            self._stderr.append(errors)
+        readers = [threading.Thread(target=self._follow, args=(c,), daemon=True,
+                                    name="engine-prepare") for c in self._children]
+        for reader in readers:
+            reader.start()
+        threading.Thread(target=self._reap, args=(readers,), daemon=True,
+                         name="engine-prepare-wait").start()
+
+    def state(self) -> PrepareState:
+        with self._lock:
+            return PrepareState(tuple(self._done), len(driver.WARM_TASKS),
+                                self._finished.is_set(), self._error, self._current)
+
+    def wait_change(self, timeout: float) -> None:
+        """Wait up to `timeout` seconds for a part to finish or the children to end."""
+        with self._changed:
+            self._changed.wait(timeout)
+
+    def wait_for(self, part: str, timeout: float | None = None) -> bool:
+        """Wait until `part` is in the cache; False on timeout or if the children failed."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._changed:
+            while part not in self._done and not self._finished.is_set():
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._changed.wait(left)
+            return part in self._done
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the children to end; True if every part is in the cache."""
+        self._finished.wait(timeout)
+        state = self.state()
+        return state.finished and state.error is None and len(state.done) == state.total
+
+    def close(self) -> None:
+        """End children still running (the app is closing); their parts stay uncompiled."""
+        for child in self._children:
+            if child.poll() is None:
+                child.kill()
+
+    def _follow(self, child: subprocess.Popen) -> None:
+        assert child.stdout is not None
+        for line in child.stdout:
+            words = line[:MAX_LINE].split()
+            if len(words) == 2 and words[0] == "compiling" and words[1].isidentifier():
+                self._current = words[1][:40]
+            elif len(words) == 3 and words[0] == "done" and words[1] in driver.WARM_TASKS:
+                with self._changed:
+                    if words[1] not in self._done:
+                        self._done.append(words[1])
+                    self._changed.notify_all()
+
+    def _reap(self, readers: list[threading.Thread]) -> None:
+        errors = []
+        for child, reader, stderr in zip(self._children, readers, self._stderr, strict=True):
+            reader.join()
+            status = child.wait()
+            stderr.seek(0)
+            tail = stderr.read()[-2000:].decode(errors="replace")
+            stderr.close()
+            if status != 0:
+                last = tail.strip().splitlines()[-1:] or [f"exit status {child.returncode}"]
+                errors.append(last[0][:MAX_LINE])
+        with self._changed:
+            complete = len(self._done) == len(driver.WARM_TASKS)
+            if errors and not complete:  # (a child ended by `close` after its last part is fine)
+                self._error = "; ".join(errors)
+            elif complete:
+                try:
+                    marker_path().write_text(source_stamp())
+                except OSError:  # a read-only cache: the next launch prepares again
+                    pass
+            self._finished.set()
+            self._changed.notify_all()
+
+
+class PreparedEngine:
+    """The brain's engine on a cold cache: `start` returns at once, having started a Preparer;
+    until the cache is complete `think` answers with the driver's greedy stand-in (plain
+    Python, a few ms), then loads the cache once and searches. With a complete cache it is
+    the driver itself. Not thread-safe (the brain is synchronous)."""
+
+    def __init__(self, jobs: int | None = None) -> None:
+        self._jobs = jobs
+        self.preparer: Preparer | None = None
+        self._loaded = False
+
+    def start(self) -> None:
+        """Load the engine if its cache is complete, else start preparing it in children."""
+        if self._loaded or self.preparer is not None:
+            return
+        if is_prepared():
+            driver.warm_up()
+            self._loaded = True
+        else:
+            self.preparer = Preparer(self._jobs, first=Level.HARD)
+            self.preparer.start()
+
+    def think(self, position: Position, level: Level, limit: SearchLimit,
+              stop: StopFlag | None = None,
+              on_progress: Callable[[Progress], None] | None = None) -> SearchResult:
+        """`driver.think`, or the stand-in while the children compile (see the class)."""
+        started = time.perf_counter()
+        if not self._loaded and self.preparer is not None:
+            if not self.preparer.state().finished:
+                return driver.stand_in_move(position, started)
+            # The cache is complete (a load, well under a second), or a child failed and
+            # what is missing compiles here, with the driver's own stand-in meanwhile.
+            if self.preparer.wait(0):
+                driver.warm_up()
+            self._loaded = True
+            spent = time.perf_counter() - started
+            limit = SearchLimit(max(limit.time_s - spent, 0.01), limit.max_depth)
+        return driver.think(position, level, limit, stop=stop, on_progress=on_progress)
+
+    def close(self) -> None:
+        """End a preparation still running (the brain is leaving); compiled parts stay cached."""
+        if self.preparer is not None:
+            self.preparer.close()
+
+
+class _ReportCompiles(event.Listener):
+    """Prints `compiling NAME` as numba starts on one of the engine's functions."""
+
+    def on_start(self, ev: event.Event) -> None:
+        function = getattr(ev.data.get("dispatcher"), "py_func", None)
+        if function is not None and function.__module__.startswith("gomoku."):
+            print(f"compiling {function.__name__}", flush=True)
+
+    def on_end(self, ev: event.Event) -> None:
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The child: compile the named parts in order, reporting each as it is cached."""
+    parts = sys.argv[1:] if argv is None else argv
+    for part in parts:
+        if part not in driver.WARM_TASKS:
+            print(f"unknown part {part!r}", file=sys.stderr)
+            return 2
+    try:
+        os.nice(CHILD_NICE)  # the game's frames come first on a busy machine
+    except (AttributeError, OSError):  # no nice on Windows; a refused one changes nothing
+        pass
+    event.register("numba:compile", _ReportCompiles())
+    for part in parts:
+        began = time.perf_counter()
+        driver.warm_task(part)
+        print(f"done {part} {time.perf_counter() - began:.2f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

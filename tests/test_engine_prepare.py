@@ -1,0 +1,59 @@
+"""Preparing the engine in child processes: the parts reach the cache, failures are reported,
+and the brain answers on an empty cache without compiling in its own process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from gomoku.engine import driver, prepare
+from gomoku.engine.api import Level
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm() -> None:
+    driver.warm_up()  # the children then load from this cache instead of compiling for minutes
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_children_prepare_every_part_and_mark_the_cache_complete(jobs: int) -> None:
+    preparer = prepare.Preparer(jobs=jobs, first=Level.EASY)
+    preparer.start()
+    try:
+        assert preparer.wait(timeout=180)
+    finally:
+        preparer.close()
+    state = preparer.state()
+    assert state.finished and state.error is None
+    assert sorted(state.done) == sorted(driver.WARM_TASKS)
+    if jobs == 1:  # the level asked for first comes first
+        assert state.done[: len(driver.LEVEL_TASKS[Level.EASY])] == driver.LEVEL_TASKS[Level.EASY]
+    assert prepare.is_prepared()
+
+
+def test_a_failing_child_is_reported_and_the_cache_not_marked(tmp_path) -> None:
+    preparer = prepare.Preparer(jobs=1, plan=[["tables", "no-such-part"]])
+    preparer.start()
+    assert not preparer.wait(timeout=120)
+    state = preparer.state()
+    assert state.finished and "unknown part" in (state.error or "")
+
+
+def test_the_brain_answers_at_once_on_an_empty_cache(tmp_path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")  # a first launch: nothing compiled
+    brain = subprocess.Popen([sys.executable, "-m", "gomoku.engine.brain"], env=env, text=True,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        # Compiling here would take half a minute or more; the stand-in answers in milliseconds.
+        replies, _ = brain.communicate("START 15\nBEGIN\nTURN 0,0\nTURN 0,1\nEND\n", timeout=30)
+    finally:
+        brain.kill()
+    lines = [line for line in replies.splitlines() if not line.startswith("MESSAGE")]
+    assert lines[0] == "OK"
+    assert lines[1] == "7,7"
+    moves = [tuple(int(v) for v in line.split(",")) for line in lines[2:4]]
+    assert len(set(moves) | {(7, 7), (0, 0), (0, 1)}) == 5  # two more moves, on empty points

@@ -1,0 +1,84 @@
+"""A first launch through the real App: the engine is prepared in child processes while the
+menu says so, and a computer whose engine is not ready waits with its clock stopped."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from gomoku.core.types import Color
+from gomoku.engine import driver, prepare
+from gomoku.engine.api import Level
+from gomoku.ui.app import App, AppOptions
+from gomoku.ui.scenes.menu import preparing_text
+
+FRAME_LIMIT = 20_000
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    application = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "home"))
+    yield application
+    application.close()
+
+
+def frames_until(app: App, condition, limit: int = FRAME_LIMIT) -> None:
+    for _ in range(limit):
+        if condition():
+            return
+        app.frame()
+        time.sleep(0.005)  # the loader and the children run meanwhile
+    raise AssertionError("the condition never came true")
+
+
+def test_without_a_complete_cache_the_app_prepares_in_children_and_shows_it(tmp_path, monkeypatch):
+    driver.warm_up()  # the children load this cache: seconds, not the minute a compile takes
+    monkeypatch.setattr(prepare, "marker_path", lambda: tmp_path / "prepared")
+    application = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "home"))
+    try:
+        frames_until(application, lambda: application.engine_preparing is not None
+                     or application.engine_ready(Level.HARD))
+        seen = application.current.preparing.text
+        # (This process's driver is warm already, so readiness alone would not wait.)
+        frames_until(application, lambda: application.engine_preparing is None)
+        application.frame()
+        assert application.engine_ready(Level.HARD)
+        assert application.current.preparing.text == ""  # the line goes once all is ready
+        preparer = application._preparer
+        assert preparer is not None  # it did prepare (the marker was missing)
+        assert sorted(preparer.state().done) == sorted(driver.WARM_TASKS)
+        assert preparer.wait(timeout=60)
+    finally:
+        application.close()
+    assert seen == "" or seen.startswith("Preparing the engine (first launch only)")
+    assert (tmp_path / "prepared").is_file()  # the next launch skips the children
+
+
+def test_the_menu_line_counts_the_parts_ready() -> None:
+    assert preparing_text(None) == ""
+    assert preparing_text((2, 5, "vcf")) == "Preparing the engine (first launch only): 2 of 5 parts  ·  vcf"
+
+
+def test_a_computer_waits_for_its_engine_with_its_clock_stopped(app, monkeypatch) -> None:
+    frames_until(app, lambda: app.engine_ready(Level.EASY))
+    ready = {"now": False}
+    real = app.engine_ready
+    monkeypatch.setattr(app, "engine_ready", lambda level: ready["now"] and real(level))
+    app.switch("board", {"mode": "ai", "level": "easy", "human_color": "white", "rule": "freestyle",
+                         "time_control": {"game_s": 0, "increment_s": 0, "move_s": 10}})
+    scene = app.current
+    for _ in range(5):
+        app.frame()
+    clock = scene.game.clock
+    used = clock.used_in_move(time.monotonic())
+    time.sleep(0.3)
+    app.frame()
+    assert scene.game.board.ply == 0
+    assert clock.used_in_move(time.monotonic()) == used  # no time lost while it waits
+    assert "preparing the engine" in scene._card_content(Color.BLACK, time.monotonic())[2]
+    assert scene.status.startswith("Preparing the engine (first launch only)")
+    ready["now"] = True
+    frames_until(app, lambda: scene.game.board.ply == 1)
+    assert clock.running and clock.to_move is Color.WHITE
