@@ -308,3 +308,20 @@ def test_when_the_other_player_leaves_the_card_leads_back_to_the_lobby(guest_app
     guest_app.frame()
     click(guest_app, board.duel.buttons["lobby"].rect.center)
     assert guest_app.current_name == "lobby"
+
+
+def test_a_line_that_never_comes_back_ends_the_game_without_a_winner_here(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    connected_game(guest_app, peer)
+    board = guest_app.current
+    click(guest_app, board.view.geometry.center((7, 7)))
+    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 1, peer)
+    link = guest_app.lan
+    now = time.monotonic()
+    link._on_lost(ev.ConnectionLost(now + 180, "guest"), now)  # as the bridge reports them
+    link._on_closed(ev.Closed("could not reach Bob again"), now + 180)
+    result = link.game.result
+    assert result is not None and result.winner is None and result.reason.value == "disconnect"
+    guest_app.frame()
+    assert board.status == "Connection lost"
+    assert link.game.board.moves == [(7, 7)]  # every stone kept (and autosaved)

@@ -262,12 +262,16 @@ class LanLink:
 
     def _on_closed(self, event: ev.Closed, now: float) -> None:
         was_playing = self.state == "playing" and self.game is not None and not self.game.is_over
+        never_back = self.phase == "lost"  # the line dropped and stayed down: nobody's fault we know
         self.phase = "closed"
         self.closed_reason = event.message[:1].upper() + event.message[1:]
         self.lost_deadline = None
         self.incoming_request = self.my_request = None
         if was_playing and self.game is not None and self.my_color is not None:
-            self.game.disconnect(self.my_color.other, now)
+            if never_back:  # the host keeps the official result; we show no winner
+                self.game.declare(Outcome(None, Reason.DISCONNECT), now)
+            else:  # the other side said bye mid-game: whoever leaves loses, as on the host
+                self.game.disconnect(self.my_color.other, now)
             self.state = "over"
         self.notices.append((event.message, False))
 

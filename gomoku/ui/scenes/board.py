@@ -905,7 +905,7 @@ class BoardScene(Scene):
 
     def _result_title(self, outcome: Outcome) -> str:
         if outcome.winner is None:
-            return "A draw"
+            return "Connection lost" if outcome.reason is Reason.DISCONNECT else "A draw"
         if self._requester() is not None:  # one person at this screen
             if outcome.winner is self.setup.human_color:
                 return "You win!"
@@ -1212,6 +1212,8 @@ class BoardScene(Scene):
         elif outcome.reason is Reason.TIMEOUT and outcome.winner is not None:
             loser = self.game.player(outcome.winner.other).name
             text = "Your time ran out" if you_lost else f"{loser} ran out of time"
+        elif outcome.reason is Reason.DISCONNECT and outcome.winner is None:
+            text = "The game ended without a result"
         else:
             text = REASON_TEXT[outcome.reason].capitalize()
         text = f"{text}  ·  {moves} move{'' if moves == 1 else 's'}"
