@@ -11,7 +11,7 @@ from gomoku.core import records
 from gomoku.core.records import GameRecord
 from gomoku.core.types import Rule
 from gomoku.ui.app import App
-from gomoku.ui.scenes.records import safe_file_name, save_name
+from gomoku.ui.scenes.records import record_details, safe_file_name, save_name
 
 MOVES = [(7, 7), (8, 8), (7, 8), (9, 9)]
 
@@ -215,3 +215,11 @@ def test_save_names_keep_ordinary_names_and_refuse_only_devices() -> None:
     assert save_name("COM10", ".gomoku").file_name == "COM10.gomoku"
     assert save_name("王小明 vs Ann", ".psq").file_name == "王小明 vs Ann.psq"
     assert save_name(" ../ ", ".psq").problem.startswith("Type a name")
+
+
+def test_move_counts_read_as_words_do() -> None:
+    one = GameRecord(rule=Rule.FREESTYLE, size=15, black="Ann", white="Bob", moves=[(7, 7)], times=[0.5])
+    assert record_details(one)[1] == "Freestyle 15x15  ·  1 move"
+    assert record_details(_record())[1] == "Freestyle 15x15  ·  4 moves"
+    one.moves, one.times = [], []
+    assert record_details(one)[1] == "Freestyle 15x15  ·  0 moves"

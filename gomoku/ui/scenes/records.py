@@ -22,6 +22,7 @@ import pygame
 
 from gomoku.core import records
 from gomoku.core.board import Board
+from gomoku.core.notation import counted
 from gomoku.core.records import PSQ_SUFFIX, RECORD_SUFFIX, GameRecord, RecordError
 from gomoku.ui.board_view import BoardView, Overlay
 from gomoku.ui.scene import Scene
@@ -119,6 +120,17 @@ def save_name(text: str, chosen_suffix: str) -> SaveName:
     else:
         problem = ""
     return SaveName(stem, suffix, left_out, problem)
+
+
+def record_details(record: GameRecord) -> list[str]:
+    """The lines under a saved game's preview: players, rule, size and moves, result."""
+    result = {"black": f"{record.black} (black) won", "white": f"{record.white} (white) won",
+              "draw": "A draw", "": "Unfinished"}.get(record.result, "")
+    return [
+        f"{record.black}  vs  {record.white}",
+        f"{record.rule.value.capitalize()} {record.size}x{record.size}  ·  {counted(len(record.moves), 'move')}",
+        result,
+    ]
 
 
 def suggested_name(record: GameRecord) -> str:
@@ -382,13 +394,7 @@ class RecordsScene(Scene):
         self._preview_view.layout(board_rect)
         outcome = self._preview.outcome()
         self._preview_view.draw(surface, self._preview, Overlay(winning_line=outcome.line if outcome else ()))
-        result = {"black": f"{record.black} (black) won", "white": f"{record.white} (white) won",
-                  "draw": "A draw", "": "Unfinished"}.get(record.result, "")
-        details = [
-            f"{record.black}  vs  {record.white}",
-            f"{record.rule.value.capitalize()} {record.size}x{record.size}  ·  {len(record.moves)} moves",
-            result,
-        ]
+        details = record_details(record)
         top = board_rect.bottom + pad
         for text in details:
             if top + theme.small_px > inner.bottom:
