@@ -93,7 +93,7 @@ class SaveName:
             return self.problem
         text = f"Saves as: {self.file_name}"
         if self.left_out:
-            shown = " ".join(self.left_out)
+            shown = " ".join(f"\"{char}\"" for char in self.left_out)
             text += f"   ·   left out: {shown} (a file name keeps {KEPT_SIGNS})"
         return text
 
