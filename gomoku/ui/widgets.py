@@ -622,7 +622,7 @@ class TextInput(_LabelledControl):
             shown = "".join(ch for ch in printable if self.theme.can_show(ch))
             missing = list(dict.fromkeys(ch for ch in printable if ch not in shown))
             codes = ", ".join(f"U+{ord(ch):04X}" for ch in missing[:3])
-            self.refused = f"Left out: no font here shows {codes}" if missing else ""
+            self.refused = f"Left out {codes}: no font here shows it" if missing else ""
             room = self.max_length - len(self.text)
             self.text += shown[: max(0, room)]
         elif event.type == pygame.KEYDOWN:
@@ -641,7 +641,8 @@ class TextInput(_LabelledControl):
         box = self._draw_box(surface, colors.field, colors.accent if self.focused else colors.panel_border)
         inner = box.inflate(-2 * theme.pad, 0)
         if self.refused:  # said where the player looks, in words; the text keeps the rest
-            note = theme.fit_text(self.refused, theme.small_px, inner.width // 2)
+            room = max(inner.width // 2, inner.width - theme.font(theme.text_px).size(self.text)[0] - 3 * theme.pad)
+            note = theme.fit_text(self.refused, theme.small_px, room)
             placed = blit_text(surface, theme.render(note, theme.small_px, colors.warning), inner, "right")
             inner.width = max(0, placed.left - theme.pad - inner.left)
         if self.text or self.focused:
