@@ -20,6 +20,7 @@ from pathlib import Path
 
 from gomoku.core.board import Board
 from gomoku.core.clock import TimeControl
+from gomoku.core.notation import counted
 from gomoku.core.settings import check_value
 from gomoku.core.types import MAX_SIZE, MIN_SIZE, Color, IllegalMoveError, Rule
 from gomoku.net import events as ev
@@ -192,7 +193,7 @@ class Server:
         else:
             outcome = "engine won" if result.winner is self.my_color else f"{self.opponent} won"
         moves = self.board.ply if self.board is not None else 0
-        line = f"game {self.games_done}: {outcome} ({result.reason}, {moves} moves) vs {self.opponent}"
+        line = f"game {self.games_done}: {outcome} ({result.reason}, {counted(moves, 'move')}) vs {self.opponent}"
         self.say(line)
         if self.options.log_file is not None:
             try:

@@ -239,18 +239,19 @@ def test_autosave_brings_the_game_back_after_a_restart_of_the_app(make_app, tmp_
     assert abs(restored.game.clock.remaining(Color.BLACK, time.monotonic()) - black_left) < 1.0
 
 
-def test_a_damaged_autosave_is_reported_kept_aside_and_play_goes_on(make_app, tmp_path) -> None:
+def test_a_damaged_autosave_is_reported_kept_aside_and_the_menu_stays(make_app, tmp_path) -> None:
     home = tmp_path / "player"
     home.mkdir()
     (home / "autosave.gomoku").write_text("Gomoku record 1\nRule: chess\n", encoding="utf-8")
     app = make_app(home=home)
     start(app, resume=True)
-    assert app.current_name == "board"
+    assert app.current_name == "menu"  # not a fresh game against the computer
     assert any(n.error and "could not be continued" in n.text for n in app.notices)
     assert (home / "autosave.gomoku.bak").exists()
     assert not (home / "autosave.gomoku").exists()
-    click_point(app, (7, 7))
-    assert app.current.game.board.moves == [(7, 7)]
+    assert not app.current.continue_button.visible
+    app.frame()
+    assert not (home / "autosave.gomoku").exists()  # leaving the board wrote no game back
 
 
 def test_renju_forbidden_point_is_refused_with_the_reason(make_app) -> None:

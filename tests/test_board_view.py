@@ -155,6 +155,31 @@ def test_move_numbers_are_drawn_on_stones() -> None:
     assert light_pixels > 5  # the white "1" on the black stone
 
 
+@pytest.mark.parametrize("moves", [
+    [(3, 7), (3, 8), (4, 7), (4, 8), (5, 7), (5, 8), (6, 7), (6, 8), (7, 7)],  # a row
+    [(3, 3), (3, 8), (4, 4), (4, 8), (5, 5), (6, 8), (6, 6), (8, 8), (7, 7)],  # a diagonal
+], ids=["row", "diagonal"])
+def test_the_winning_line_leaves_the_move_numbers_readable(moves: list[tuple[int, int]]) -> None:
+    board = Board.from_moves(moves)
+    outcome = board.outcome()
+    assert outcome is not None
+    view, plain = _render(board, Overlay(show_numbers=True))
+    _, won = _render(board, Overlay(show_numbers=True, winning_line=outcome.line))
+    geo = view.geometry
+    half = round(geo.cell * 0.25)  # round the number on the stone, inside the ring
+    for point in outcome.line:
+        x, y = geo.center(point)
+        box = pygame.Rect(x - half, y - half, 2 * half, 2 * half)
+        assert pygame.image.tobytes(won.subsurface(box), "RGB") == pygame.image.tobytes(plain.subsurface(box), "RGB"), point
+    # The five are still marked: red rings at the stones' edges and strokes between them.
+    a, b = geo.center(moves[2]), geo.center(moves[4])
+    r, g, _, _ = won.get_at(((a[0] + b[0]) // 2, (a[1] + b[1]) // 2))
+    assert r > 180 and g < 110
+    x, y = geo.center(moves[0])
+    r, g, _, _ = won.get_at((x, y - geo.stone_radius + 1))
+    assert r > 180 and g < 110
+
+
 def test_static_board_is_cached_until_the_size_changes() -> None:
     view = BoardView(15)
     surface = pygame.Surface((700, 700))

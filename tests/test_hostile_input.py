@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from app_input import click
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -89,14 +90,18 @@ def make_app(home: Path):
 
 
 def _continue_fails_once(home: Path, make_app) -> App:
-    """Continue with a damaged autosave: reported, set aside, and not offered again."""
+    """Continue with a damaged autosave: reported, set aside once, and the menu stays without
+    Continue (no fresh game against the computer)."""
+    damaged = (home / "autosave.gomoku").read_bytes()
     app = make_app()
-    app.switch("board", {"resume": True})
     app.frame()
-    assert app.current_name == "board"
+    assert app.current_name == "menu" and app.current.continue_button.visible
+    click(app, app.current.continue_button.rect)
+    assert app.current_name == "menu"
     assert any(n.error and "could not be continued" in n.text for n in app.notices)
-    assert not (home / "autosave.gomoku").exists() and (home / "autosave.gomoku.bak").exists()
-    assert not autosave.has_unfinished_game(home / "autosave.gomoku")  # no Continue loop
+    assert not app.current.continue_button.visible  # no Continue loop
+    assert sorted(p.name for p in home.iterdir() if p.name.startswith("autosave")) == ["autosave.gomoku.bak"]
+    assert (home / "autosave.gomoku.bak").read_bytes() == damaged
     return app
 
 

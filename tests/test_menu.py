@@ -12,6 +12,7 @@ from app_input import click, idle_frames
 from app_input import press as press_key
 
 from gomoku.core import Board, Rule
+from gomoku.core.game import Game, PlayerInfo
 from gomoku.engine.worker import EngineWorker
 from gomoku.ui.app import App, AppOptions
 from gomoku.ui.scenes.menu import ATTRACT_MOVE_S, ATTRACT_SIZE, AttractGame
@@ -57,11 +58,30 @@ def test_continue_shows_only_when_there_is_an_autosave(tmp_path: Path) -> None:
 
 
 def test_continue_resumes_the_autosave(app: App) -> None:
-    app.paths.autosave_file.write_text("{}", encoding="utf-8")
+    from gomoku.ui import autosave
+    from gomoku.ui.players import GameSetup
+
+    setup = GameSetup(mode="local")
+    game = Game(Board(15), PlayerInfo("Ann"), PlayerInfo("Bob"))
+    game.start(1.0)
+    game.play(7, 7, 2.0)
+    autosave.save(app.paths.autosave_file, game, setup, now=3.0)
     app.switch("menu", {})
     app.frame()
     click(app, app.current.continue_button.rect.center)
     assert app.switches[-1] == ("board", {"resume": True})
+
+
+def test_continue_with_a_damaged_autosave_stays_on_the_menu(app: App) -> None:
+    app.paths.autosave_file.write_text("{}", encoding="utf-8")
+    app.switch("menu", {})
+    app.frame()
+    click(app, app.current.continue_button.rect.center)
+    assert app.current_name == "menu" and ("board", {"resume": True}) not in app.switches
+    assert any(n.error and "could not be continued" in n.text for n in app.notices)
+    assert not app.paths.autosave_file.exists()
+    assert app.paths.autosave_file.with_name("autosave.gomoku.bak").read_text(encoding="utf-8") == "{}"
+    assert not app.current.continue_button.visible
 
 
 def test_lan_duel_opens_the_lobby_and_back_stops_the_network(app: App) -> None:

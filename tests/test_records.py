@@ -440,3 +440,11 @@ def test_skipping_the_move_check_still_refuses_unsaveable_data(tmp_path: Path) -
 def test_bad_autosave_extra_is_a_record_error(extra: dict) -> None:
     with pytest.raises(RecordError):
         to_game(GameRecord(moves=[(7, 7), (8, 8)], times=[0.0, 0.0], extra=extra))
+
+
+def test_a_move_count_of_one_reads_as_words_do() -> None:
+    record = GameRecord(rule=Rule.FREESTYLE, size=15, black="Ann", white="Bob", moves=[(7, 7), (8, 8)],
+                        times=[0.5, 0.5])
+    text = format_record(record).replace("Move count: 2", "Move count: 1")
+    with pytest.raises(RecordError, match="counts 1 move but 2 follow"):
+        parse_record(text)

@@ -4,13 +4,14 @@ report damaged files without losing anything."""
 from __future__ import annotations
 
 import pygame
+import pytest
 from app_input import click
 
 from gomoku.core import records
 from gomoku.core.records import GameRecord
 from gomoku.core.types import Rule
 from gomoku.ui.app import App
-from gomoku.ui.scenes.records import safe_file_name
+from gomoku.ui.scenes.records import record_details, safe_file_name, save_name
 
 MOVES = [(7, 7), (8, 8), (7, 8), (9, 9)]
 
@@ -26,8 +27,7 @@ def type_name(app: App, text: str) -> None:
     for _ in range(80):
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0, unicode=""))
     pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
-    app.frame()
+    app.frame()  # the field still has the focus, as when a player has just typed
 
 
 def test_save_writes_the_game_and_returns(app: App) -> None:
@@ -149,12 +149,77 @@ def test_the_selected_game_is_previewed_and_a_damaged_one_explained(app: App) ->
     assert isinstance(scene.preview, str) and scene.preview.startswith("Cannot be opened")
 
 
-def test_enter_saves_once_the_name_is_typed(app: App) -> None:
+def test_enter_in_the_name_field_saves_at_once(app: App) -> None:
     app.switch("records", {"save": _record(), "back": "menu"})
     app.frame()
     type_name(app, "quick")
-    assert not (app.paths.saves_dir / "quick.gomoku").exists()  # Enter in the field only ends the edit
+    assert app.current.name_input.focused
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
     app.frame()
-    assert (app.paths.saves_dir / "quick.gomoku").exists()
+    assert records.load_record(app.paths.saves_dir / "quick.gomoku").moves == MOVES
     assert app.current_name == "menu"
+
+
+def test_one_click_on_save_saves_the_name_being_typed(app: App) -> None:
+    app.switch("records", {"save": _record(), "back": "menu"})
+    app.frame()
+    type_name(app, "one click")
+    assert app.current.name_input.focused
+    click(app, app.current.save_button.rect)
+    assert (app.paths.saves_dir / "one click.gomoku").exists()
+    assert app.current_name == "menu"
+
+
+def _shown_target(app: App) -> str:
+    app.frame()
+    return app.current.save_name.describe()
+
+
+def test_the_file_name_is_shown_before_saving_and_a_typed_suffix_is_not_doubled(app: App) -> None:
+    app.switch("records", {"save": _record(), "back": "menu"})
+    app.frame()
+    type_name(app, "x.gomoku")
+    assert _shown_target(app) == "Saves as: x.gomoku"
+    type_name(app, "y.PSQ")
+    assert _shown_target(app) == "Saves as: y.psq" and app.current.format_choice.value == ".psq"
+    click(app, app.current.save_button.rect)
+    assert records.load_record(app.paths.saves_dir / "y.psq").moves == MOVES
+    assert sorted(p.name for p in app.paths.saves_dir.iterdir()) == ["y.psq"]
+
+
+def test_a_cleaned_name_says_what_was_left_out(app: App) -> None:
+    app.switch("records", {"save": _record(), "back": "menu"})
+    app.frame()
+    type_name(app, "../../etc/evil")
+    shown = _shown_target(app)
+    assert shown.startswith("Saves as: etcevil.gomoku") and 'left out: "/" "."' in shown
+    type_name(app, "game 😀")
+    assert 'left out: "😀"' in _shown_target(app)
+
+
+@pytest.mark.parametrize("typed", ["CON", "nul.txt", "com1", "Lpt9.gomoku", "aux ", "PRN.psq"])
+def test_names_windows_keeps_for_devices_are_refused_in_plain_words(app: App, typed: str) -> None:
+    app.switch("records", {"save": _record(), "back": "menu"})
+    app.frame()
+    type_name(app, typed)
+    assert "Windows keeps for a device" in _shown_target(app)
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+    app.frame()
+    assert app.current_name == "records"
+    assert any(n.error and "Windows" in n.text for n in app.notices)
+    assert list(app.paths.saves_dir.iterdir()) == []
+
+
+def test_save_names_keep_ordinary_names_and_refuse_only_devices() -> None:
+    assert save_name("console", ".gomoku").file_name == "console.gomoku"
+    assert save_name("COM10", ".gomoku").file_name == "COM10.gomoku"
+    assert save_name("王小明 vs Ann", ".psq").file_name == "王小明 vs Ann.psq"
+    assert save_name(" ../ ", ".psq").problem.startswith("Type a name")
+
+
+def test_move_counts_read_as_words_do() -> None:
+    one = GameRecord(rule=Rule.FREESTYLE, size=15, black="Ann", white="Bob", moves=[(7, 7)], times=[0.5])
+    assert record_details(one)[1] == "Freestyle 15x15  ·  1 move"
+    assert record_details(_record())[1] == "Freestyle 15x15  ·  4 moves"
+    one.moves, one.times = [], []
+    assert record_details(one)[1] == "Freestyle 15x15  ·  0 moves"

@@ -21,6 +21,11 @@ class NotationError(ValueError):
     """Text that is not a point or move list on the given board; the message says what is wrong."""
 
 
+def counted(count: int, noun: str) -> str:
+    """`count` and `noun` as a player reads them: "1 move", "0 moves", "2 moves" (plain -s nouns)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _check_size(size: int) -> None:
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise ValueError(f"board size must be {MIN_SIZE} to {MAX_SIZE}, not {size}")

@@ -55,7 +55,7 @@ from gomoku.core.clock import Clock, ClockState, TimeControl
 from gomoku.core.files import write_atomic
 from gomoku.core.game import Game, PlayerInfo
 from gomoku.core.inputs import InputError, clean_text, load_json, read_bounded
-from gomoku.core.notation import NotationError, format_point, parse_point
+from gomoku.core.notation import NotationError, counted, format_point, parse_point
 from gomoku.core.types import MAX_SIZE, MIN_SIZE, Color, IllegalMoveError, Point, Reason, Rule
 
 FORMAT_LINE = "Gomoku record"
@@ -265,7 +265,7 @@ def parse_record(text: str) -> GameRecord:
             raise RecordError(f"the move count must be a whole number, not {count_text[:20]!r}", count_line)
         if int(count_text) != len(record.moves):
             raise RecordError(
-                f"the file looks truncated or edited: the header counts {int(count_text)} moves "
+                f"the file looks truncated or edited: the header counts {counted(int(count_text), 'move')} "
                 f"but {len(record.moves)} follow",
                 count_line,
             )

@@ -218,7 +218,7 @@ class BoardView:
             sprite = self.stone(color, round(radius * (1.0 + overlay.last_grow)))
             surface.blit(sprite, sprite.get_rect(center=geo.center(last)))
         if overlay.winning_line:
-            self._draw_winning_line(surface, overlay.winning_line)
+            self._draw_winning_line(surface, overlay.winning_line, through=not overlay.show_numbers)
         if overlay.cursor is not None:
             self._draw_cursor(surface, overlay.cursor)
         if last is None:
@@ -328,17 +328,28 @@ class BoardView:
         text = self._font(px, True).render(str(number), True, ink)
         surface.blit(text, text.get_rect(center=center))
 
-    def _draw_winning_line(self, surface: pygame.Surface, line: tuple[Point, ...]) -> None:
+    def _draw_winning_line(self, surface: pygame.Surface, line: tuple[Point, ...], through: bool = True) -> None:
+        """Ring the winning stones and join them: a stroke through their centres, or with
+        `through` False (move numbers shown) only across the gaps, so every number stays readable."""
         geo = self.geometry
         ends = sorted(line)
-        start, end = geo.center(ends[0]), geo.center(ends[-1])
         width = max(3, round(geo.cell * 0.12))
         ring = max(2, round(geo.cell * 0.06))
         for point in line:
             pygame.draw.circle(surface, WIN_COLOR, geo.center(point), geo.stone_radius, ring)
-        pygame.draw.line(surface, WIN_COLOR, start, end, width)
-        for cap in (start, end):  # round the ends of the stroke
-            pygame.draw.circle(surface, WIN_COLOR, cap, width // 2)
+        if through:
+            start, end = geo.center(ends[0]), geo.center(ends[-1])
+            pygame.draw.line(surface, WIN_COLOR, start, end, width)
+            for cap in (start, end):  # round the ends of the stroke
+                pygame.draw.circle(surface, WIN_COLOR, cap, width // 2)
+            return
+        for a, b in zip(ends, ends[1:], strict=False):
+            (ax, ay), (bx, by) = geo.center(a), geo.center(b)
+            length = math.hypot(bx - ax, by - ay) or 1.0
+            inset = (geo.stone_radius - ring / 2) / length  # from ring to ring, clear of the numbers
+            start = (round(ax + (bx - ax) * inset), round(ay + (by - ay) * inset))
+            end = (round(bx - (bx - ax) * inset), round(by - (by - ay) * inset))
+            pygame.draw.line(surface, WIN_COLOR, start, end, width)
 
 
 @functools.lru_cache(maxsize=4)

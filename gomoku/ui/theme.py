@@ -6,8 +6,11 @@ fonts are rendered at the real pixel size (cached per size), never stretched bit
 
 from __future__ import annotations
 
+import functools
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pygame
 
@@ -20,21 +23,166 @@ TEXT_CACHE_LIMIT = 2048
 
 FONTS_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
 FONT_FILES = {False: FONTS_DIR / "DejaVuSans.ttf", True: FONTS_DIR / "DejaVuSans-Bold.ttf"}
+FALLBACK_FILES = (FONTS_DIR / "NotoSansCJKsc-Subset.otf",)
+"""Fonts for what DejaVu lacks, tried in order: Chinese, Japanese and Korean (a subset made by
+tools/subset_cjk_font.py); bold is synthetic there."""
 FONT_SCALE = 0.62
 """DejaVu point size per requested pixel: matches the widths pygame's default font gave."""
+MISSING = "\ufffd"
+"""Drawn for a character no shipped font has: a visible mark, never a silent gap or box."""
 
 
 def shipped_font(px: int, bold: bool = False) -> pygame.font.Font:
-    """DejaVu Sans (regular or bold) sized to `px` pixels, uncached; pygame's bundled font
-    (synthetic bold) if the shipped files are missing."""
+    """DejaVu Sans (regular or bold) sized to `px` pixels with the CJK fallback, uncached;
+    pygame's bundled font (synthetic bold, no fallback) if the shipped files are missing."""
     if not pygame.font.get_init():
         pygame.font.init()
     path = FONT_FILES[bold]
     if path.is_file():
-        return pygame.font.Font(path, max(6, round(px * FONT_SCALE)))
+        return FallbackFont(path, max(6, round(px * FONT_SCALE)), bold)
     font = pygame.font.Font(None, px)
     font.bold = bold
     return font
+
+
+class _Coverage:
+    """Which characters one font file has a glyph for, asked of FreeType once per character.
+
+    Without pygame.freetype every character counts as covered (the old single-font drawing).
+    UI thread only."""
+
+    LIMIT = 65_536  # distinct characters remembered; hostile text cannot grow it for ever
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._face: Any = None
+        self._known: dict[str, bool] = {}
+
+    def _open(self, again: bool) -> Any:
+        """The FreeType face (opened `again` after a pygame.quit closed it); None without FreeType."""
+        try:
+            import pygame.freetype as freetype
+        except ImportError:
+            return None
+        if self._face is None or again or not freetype.get_init():
+            try:
+                freetype.init()
+                self._face = freetype.Font(str(self.path), 12)
+            except (OSError, RuntimeError, pygame.error):
+                self._face = None
+        return self._face
+
+    def _ask(self, char: str) -> bool:
+        for again in (False, True):
+            face = self._open(again)
+            if face is None:
+                return True
+            try:
+                return face.get_metrics(char)[0] is not None
+            except (ValueError, UnicodeError):  # a lone surrogate or a NUL: not drawable
+                return False
+            except (RuntimeError, pygame.error):  # a face closed by pygame.quit: open it again
+                continue
+        return True
+
+    def has(self, char: str) -> bool:
+        known = self._known.get(char)
+        if known is None:
+            if len(self._known) >= self.LIMIT:
+                self._known.clear()
+            known = self._known[char] = self._ask(char)
+        return known
+
+
+@functools.cache
+def _coverage(path: Path) -> _Coverage:
+    return _Coverage(path)
+
+
+def _invisible(char: str) -> bool:
+    """Format characters and variation selectors: nothing to draw, so nothing is missing."""
+    return unicodedata.category(char) in ("Cf", "Mn", "Me") and not _coverage(FONT_FILES[False]).has(char)
+
+
+def can_show(text: str) -> bool:
+    """True when every character of `text` has a glyph in a shipped font (or draws as nothing)."""
+    if text.isascii() or not FONT_FILES[False].is_file():
+        return True
+    fonts = [_coverage(FONT_FILES[False]), *(_coverage(path) for path in FALLBACK_FILES if path.is_file())]
+    return all(any(font.has(char) for font in fonts) or _invisible(char) for char in text)
+
+
+class FallbackFont(pygame.font.Font):
+    """DejaVu Sans with fallback fonts for the characters it lacks (CJK): `size` and `render`
+    draw each run of text with the first font that has it, on DejaVu's line height and
+    baseline; a character no font has is drawn as U+FFFD. Everything else is DejaVu's.
+
+    `render` ignores a background colour (the UI draws text on transparent surfaces only).
+    Not thread-safe (pygame fonts never are)."""
+
+    def __init__(self, path: Path, points: int, bold: bool = False) -> None:
+        super().__init__(path, points)
+        self._points, self._bold = points, bold
+        self._coverage = _coverage(path)
+        self._fallbacks: list[tuple[pygame.font.Font, _Coverage]] | None = None  # opened when first needed
+
+    def _fonts(self) -> list[tuple[pygame.font.Font, _Coverage]]:
+        if self._fallbacks is None:
+            self._fallbacks = []
+            for path in FALLBACK_FILES:
+                if path.is_file():
+                    font = pygame.font.Font(path, self._points)
+                    font.bold = self._bold
+                    self._fallbacks.append((font, _coverage(path)))
+        return self._fallbacks
+
+    def _runs(self, text: str) -> list[tuple[pygame.font.Font, str]]:
+        """`text` cut into runs, each with the font that draws it."""
+        runs: list[tuple[pygame.font.Font, str]] = []
+        for char in text:
+            font: pygame.font.Font | None = None
+            if self._coverage.has(char):
+                font = self
+            else:
+                font = next((f for f, coverage in self._fonts() if coverage.has(char)), None)
+                if font is None:
+                    if _invisible(char):
+                        continue
+                    font, char = self, MISSING
+            if runs and runs[-1][0] is font:
+                runs[-1] = (font, runs[-1][1] + char)
+            else:
+                runs.append((font, char))
+        return runs
+
+    def _run_size(self, font: pygame.font.Font, run: str) -> tuple[int, int]:
+        return super().size(run) if font is self else font.size(run)
+
+    def size(self, text: str) -> tuple[int, int]:  # type: ignore[override]
+        if text.isascii():
+            return super().size(text)
+        height = super().size("")[1]
+        return sum(self._run_size(font, run)[0] for font, run in self._runs(text)), height
+
+    def render(self, text: str | bytes | None, antialias: bool, color: Any, bgcolor: Any = None,
+               wraplength: int = 0) -> pygame.Surface:  # type: ignore[override]
+        if not isinstance(text, str) or text.isascii():
+            return super().render(text, antialias, color, bgcolor, wraplength)
+        runs = self._runs(text)
+        if all(font is self for font, _ in runs):
+            return super().render("".join(run for _, run in runs), antialias, color, bgcolor, wraplength)
+        draw = pygame.font.Font.render  # DejaVu's own drawing for its runs, not this override
+        pieces = [draw(self if font is self else font, run, antialias, color) for font, run in runs]
+        ascent = self.get_ascent()
+        width = sum(piece.get_width() for piece in pieces)
+        surface = pygame.Surface((max(1, width), super().size("")[1]), pygame.SRCALPHA)
+        rgb = pygame.Color(color)
+        surface.fill((rgb.r, rgb.g, rgb.b, 0))  # transparent in the ink's colour: no dark fringes
+        x = 0
+        for (font, _), piece in zip(runs, pieces, strict=True):
+            surface.blit(piece, (x, ascent - font.get_ascent()))  # one baseline for every font
+            x += piece.get_width()
+        return surface
 
 
 def drawable(text: str) -> str:
@@ -172,6 +320,10 @@ class Theme:
                 surface = self.font(px, bold).render(drawable(text), True, key[2])
             self._texts[key] = surface
         return surface
+
+    def can_show(self, text: str) -> bool:
+        """True when the shipped fonts have every character of `text` (see `can_show`)."""
+        return can_show(text)
 
     def fit_text(self, text: str, px: int, max_width: int, bold: bool = False) -> str:
         """`text`, cut with an ellipsis so it fits in `max_width` pixels at `px`.

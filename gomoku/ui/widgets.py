@@ -561,7 +561,9 @@ class Choice(_LabelledControl):
 class TextInput(_LabelledControl):
     """A one-line text field: click to focus, type, Enter or a click elsewhere to commit.
 
-    `handle_event` returns True when an edit is committed with a changed text.
+    `handle_event` returns True when an edit is committed with a changed text. Typed characters
+    no shipped font can show (many emoji) are refused, and `refused` says so in plain words
+    (shown in the field until the next edit).
     """
 
     def __init__(
@@ -578,6 +580,7 @@ class TextInput(_LabelledControl):
         self.max_length = max_length
         self.placeholder = placeholder
         self.focused = False
+        self.refused = ""
         self._committed = self.text
         self._blink = 0.0
 
@@ -616,9 +619,14 @@ class TextInput(_LabelledControl):
             return False
         if event.type == pygame.TEXTINPUT:
             printable = "".join(ch for ch in event.text if ch.isprintable())
+            shown = "".join(ch for ch in printable if self.theme.can_show(ch))
+            missing = list(dict.fromkeys(ch for ch in printable if ch not in shown))
+            codes = ", ".join(f"U+{ord(ch):04X}" for ch in missing[:3])
+            self.refused = f"Left out {codes}: no font here shows it" if missing else ""
             room = self.max_length - len(self.text)
-            self.text += printable[: max(0, room)]
+            self.text += shown[: max(0, room)]
         elif event.type == pygame.KEYDOWN:
+            self.refused = ""
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_TAB):
                 return self.commit()
             if event.key == pygame.K_ESCAPE:
@@ -632,6 +640,11 @@ class TextInput(_LabelledControl):
         colors, theme = self.theme.colors, self.theme
         box = self._draw_box(surface, colors.field, colors.accent if self.focused else colors.panel_border)
         inner = box.inflate(-2 * theme.pad, 0)
+        if self.refused:  # said where the player looks, in words; the text keeps the rest
+            room = max(inner.width // 2, inner.width - theme.font(theme.text_px).size(self.text)[0] - 3 * theme.pad)
+            note = theme.fit_text(self.refused, theme.small_px, room)
+            placed = blit_text(surface, theme.render(note, theme.small_px, colors.warning), inner, "right")
+            inner.width = max(0, placed.left - theme.pad - inner.left)
         if self.text or self.focused:
             shown = self.text
             font = theme.font(theme.text_px)

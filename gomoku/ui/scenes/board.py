@@ -170,7 +170,12 @@ class BoardScene(Scene):
                 self._install(*loaded, now)
                 self._saved_once = True
                 return
-            data = {}
+            # Nothing to continue: back to the menu and its notice, not a fresh game; an
+            # empty game first, so leaving writes no older game over the set-aside file.
+            infos = self.setup.player_infos()
+            self.game = Game(Board(), infos[Color.BLACK], infos[Color.WHITE])
+            self.app.switch("menu", {})
+            return
         snapshot = data.get("snapshot")
         if isinstance(snapshot, GameRecord):
             try:

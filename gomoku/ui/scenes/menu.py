@@ -230,6 +230,20 @@ class MenuScene(Scene):
         except OSError:  # an unreadable folder: nothing to continue
             return False
 
+    def _continue(self) -> None:
+        """Resume the autosave; a damaged one is reported and set aside, and the menu stays
+        (without Continue) instead of a fresh game starting."""
+        from gomoku.ui import autosave  # lazily: it pulls in the records code
+
+        loaded, problem = autosave.load(self.app.paths.autosave_file, self.app.settings)
+        if loaded is not None:
+            self.app.switch("board", {"resume": True})
+            return
+        self.app.notify(problem or "There is no game to continue.", error=problem is not None)
+        self.continue_button.visible = self._can_continue()
+        self.focus.clear()
+        self.resize(self.app.screen_size)
+
     def _load_choices(self) -> None:
         s = self.app.settings
         self.level.value = s.level
@@ -309,7 +323,7 @@ class MenuScene(Scene):
     def _activate(self, button: Button) -> None:
         app = self.app
         if button is self.continue_button:
-            app.switch("board", {"resume": True})
+            self._continue()
         elif button is self.ai_button:
             self._load_choices()
             self.panel_open = True

@@ -22,6 +22,7 @@ import pygame
 
 from gomoku.core import records
 from gomoku.core.board import Board
+from gomoku.core.notation import counted
 from gomoku.core.records import PSQ_SUFFIX, RECORD_SUFFIX, GameRecord, RecordError
 from gomoku.ui.board_view import BoardView, Overlay
 from gomoku.ui.scene import Scene
@@ -29,6 +30,11 @@ from gomoku.ui.widgets import Button, Choice, ListView, TextInput, blit_text, wr
 
 NAME_LIMIT = 48
 _UNSAFE = re.compile(r"[^\w .()\-]+")  # keep letters, digits, spaces and a few signs
+KEPT_SIGNS = "letters, digits, spaces and . ( ) - _"
+WINDOWS_RESERVED = frozenset(
+    ["CON", "PRN", "AUX", "NUL"] + [f"{port}{digit}" for port in ("COM", "LPT") for digit in "0123456789¹²³"]
+)
+"""Device names Windows will not use for a file, with or without an extension, in any case."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,66 @@ def safe_file_name(text: str) -> str:
     return cleaned[:NAME_LIMIT]
 
 
+@dataclass(frozen=True)
+class SaveName:
+    """What a typed save name becomes: the file name Save would write, what cleaning left
+    out, and a plain refusal ("" when the name can be saved)."""
+
+    stem: str
+    suffix: str  # the format: a suffix typed at the end of the name wins over the chosen one
+    left_out: str  # each character cleaning dropped, once, in order
+    problem: str
+
+    @property
+    def file_name(self) -> str:
+        return "" if self.problem else f"{self.stem}{self.suffix}"
+
+    def describe(self) -> str:
+        """The line under the name field: where Save would write, or why it will not."""
+        if self.problem:
+            return self.problem
+        text = f"Saves as: {self.file_name}"
+        if self.left_out:
+            shown = " ".join(f"\"{char}\"" for char in self.left_out)
+            text += f"   ·   left out: {shown} (a file name keeps {KEPT_SIGNS})"
+        return text
+
+
+def save_name(text: str, chosen_suffix: str) -> SaveName:
+    """The file `text` (as typed) would be saved as with format `chosen_suffix`. A typed
+    ".gomoku" or ".psq" is not doubled: it chooses the format. Never raises."""
+    suffix = chosen_suffix
+    typed = text.rstrip(" ")
+    for known in (RECORD_SUFFIX, PSQ_SUFFIX):
+        if typed.lower().endswith(known) and len(typed) > len(known):
+            text, suffix = typed[: -len(known)], known
+            break
+    stem = safe_file_name(text)
+    dropped = "".join(_UNSAFE.findall(text))
+    kept = _UNSAFE.sub("", text)
+    if kept.strip(" .") != kept.strip(" "):
+        dropped += "."  # dots at the ends: "../x" must not read as a hidden or parent name
+    left_out = "".join(dict.fromkeys(ch for ch in dropped if ch.isprintable() and not "\ud800" <= ch <= "\udfff"))
+    if not stem:
+        problem = f"Type a name for the file ({KEPT_SIGNS})."
+    elif stem.split(".")[0].rstrip(" ").upper() in WINDOWS_RESERVED:
+        problem = f"\"{stem}\" is a name Windows keeps for a device: choose another name."
+    else:
+        problem = ""
+    return SaveName(stem, suffix, left_out, problem)
+
+
+def record_details(record: GameRecord) -> list[str]:
+    """The lines under a saved game's preview: players, rule, size and moves, result."""
+    result = {"black": f"{record.black} (black) won", "white": f"{record.white} (white) won",
+              "draw": "A draw", "": "Unfinished"}.get(record.result, "")
+    return [
+        f"{record.black}  vs  {record.white}",
+        f"{record.rule.value.capitalize()} {record.size}x{record.size}  ·  {counted(len(record.moves), 'move')}",
+        result,
+    ]
+
+
 def suggested_name(record: GameRecord) -> str:
     """A default name for a save: the players and the date."""
     stamp = time.strftime("%Y-%m-%d %H%M")
@@ -96,6 +162,7 @@ class RecordsScene(Scene):
         self.back_button = Button(theme, "Back", hotkey=pygame.K_ESCAPE)
         self.title_rect = pygame.Rect(0, 0, 0, 0)
         self.folder_rect = pygame.Rect(0, 0, 0, 0)
+        self.target_rect = pygame.Rect(0, 0, 0, 0)  # "Saves as: ..." under the name and format
         self._overwrite_armed: Path | None = None
         self.preview_rect = pygame.Rect(0, 0, 0, 0)
         self._preview_key: tuple[Path, float] | None = None
@@ -148,6 +215,9 @@ class RecordsScene(Scene):
         list_top = self.folder_rect.bottom + pad
         list_bottom = self.back_button.rect.top - 2 * pad
         if self.saving:
+            line_h = theme.small_px + pad
+            self.target_rect = pygame.Rect(left, list_bottom - line_h, panel_w, line_h)
+            list_bottom = self.target_rect.top - pad // 2
             self.format_choice.rect = pygame.Rect(left, list_bottom - control_h, panel_w, control_h)
             self.name_input.rect = pygame.Rect(left, self.format_choice.rect.top - pad - control_h, panel_w, control_h)
             list_bottom = self.name_input.rect.top - 2 * pad
@@ -166,8 +236,14 @@ class RecordsScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         if self.saving:
             if self.name_input.focused:
+                enter = event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER)
                 self.name_input.handle_event(event)
-                return  # typing must not trigger the hotkeys below
+                if enter:  # Enter in the field saves: typing a name and pressing Enter is one action
+                    self.save()
+                    return
+                if not (event.type == pygame.MOUSEBUTTONDOWN and not self.name_input.focused):
+                    return  # typing must not trigger the hotkeys below
+                # A click elsewhere ended the edit: it also reaches Save, the format or the list.
             if self.name_input.handle_event(event) or self.format_choice.handle_event(event):
                 self._overwrite_armed = None
                 return
@@ -220,22 +296,32 @@ class RecordsScene(Scene):
                                    "back": "records"})
         return True
 
+    @property
+    def save_name(self) -> SaveName:
+        """What the name typed so far would be saved as (shown live under the field)."""
+        return save_name(self.name_input.text, str(self.format_choice.value))
+
     def target_path(self) -> Path | None:
-        """Where Save would write, or None if the name is empty after cleaning."""
-        name = safe_file_name(self.name_input.text)
-        if not name:
-            return None
-        return self.app.paths.saves_dir / f"{name}{self.format_choice.value}"
+        """Where Save would write, or None if the name is empty or refused."""
+        name = self.save_name
+        return self.app.paths.saves_dir / name.file_name if name.file_name else None
+
+    def update(self, dt: float) -> None:
+        if self.saving and self.save_name.suffix != self.format_choice.value:
+            self.format_choice.value = self.save_name.suffix  # a typed ".psq" picks the format
 
     def save(self) -> bool:
         """Write the record; an existing file needs a second Save to be replaced."""
         assert self.record is not None
         if self.name_input.focused:
             self.name_input.commit()  # a name being typed counts as entered
-        path = self.target_path()
-        if path is None:
-            self.app.notify("Type a name for the file (letters, digits, spaces).", error=True)
+        name = self.save_name
+        if name.problem:
+            self.app.notify(name.problem, error=True)
             return False
+        if self.format_choice.value != name.suffix:
+            self.format_choice.value = name.suffix
+        path = self.app.paths.saves_dir / name.file_name
         if path.exists() and self._overwrite_armed != path:
             self._overwrite_armed = path
             self.app.notify(f"{path.name} exists already: press Save again to replace it.")
@@ -308,13 +394,7 @@ class RecordsScene(Scene):
         self._preview_view.layout(board_rect)
         outcome = self._preview.outcome()
         self._preview_view.draw(surface, self._preview, Overlay(winning_line=outcome.line if outcome else ()))
-        result = {"black": f"{record.black} (black) won", "white": f"{record.white} (white) won",
-                  "draw": "A draw", "": "Unfinished"}.get(record.result, "")
-        details = [
-            f"{record.black}  vs  {record.white}",
-            f"{record.rule.value.capitalize()} {record.size}x{record.size}  ·  {len(record.moves)} moves",
-            result,
-        ]
+        details = record_details(record)
         top = board_rect.bottom + pad
         for text in details:
             if top + theme.small_px > inner.bottom:
@@ -334,7 +414,9 @@ class RecordsScene(Scene):
         widgets = (self.list_view, self.name_input, self.format_choice, self.save_button, self.load_button,
                    self.back_button)
         blink = (pygame.time.get_ticks() // 500) % 2 if self.name_input.focused else 0  # the text cursor
-        look = (self.saving, self._preview_key, tuple(self.preview_rect), blink, *(w.appearance for w in widgets))
+        target = self.save_name.describe() if self.saving else ""
+        look = (self.saving, self._preview_key, tuple(self.preview_rect), blink, target,
+                *(w.appearance for w in widgets))
         if self.unchanged_frame(surface, look):
             return
         theme.draw_background(surface)
@@ -352,6 +434,9 @@ class RecordsScene(Scene):
         if self.saving:
             self.name_input.draw(surface)
             self.format_choice.draw(surface)
+            colour = colors.warning if self.save_name.problem else colors.text_dim
+            fitted = theme.fit_text(target, theme.small_px, self.target_rect.width)
+            blit_text(surface, theme.render(fitted, theme.small_px, colour), self.target_rect, "left")
             self.save_button.draw(surface)
         else:
             self.load_button.draw(surface)

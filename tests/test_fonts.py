@@ -1,0 +1,68 @@
+"""Text in any script a player types: Chinese, Japanese and Korean names draw as real glyphs
+(the CJK fallback font), never as empty boxes; what no shipped font has is marked or refused
+in plain words, never dropped silently."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from gomoku.ui.theme import FONT_FILES, FONT_SCALE, MISSING, Theme
+from gomoku.ui.widgets import TextInput
+
+
+@pytest.fixture(scope="module")
+def theme():
+    pygame.init()
+    yield Theme((1280, 800))
+    pygame.quit()
+
+
+def _pixels(surface: pygame.Surface) -> bytes:
+    return pygame.image.tobytes(surface, "RGBA")
+
+
+def test_without_a_fallback_every_chinese_character_is_the_same_empty_box(theme: Theme) -> None:
+    """Why the fallback is needed: DejaVu alone draws 王 and 田 as one and the same box."""
+    dejavu = pygame.font.Font(FONT_FILES[False], round(theme.text_px * FONT_SCALE))
+    assert _pixels(dejavu.render("王", True, (255, 255, 255))) == _pixels(dejavu.render("田", True, (255, 255, 255)))
+
+
+def test_chinese_japanese_and_korean_names_draw_real_glyphs(theme: Theme) -> None:
+    dejavu = pygame.font.Font(FONT_FILES[False], round(theme.text_px * FONT_SCALE))
+    box = _pixels(dejavu.render("王", True, (255, 255, 255)))
+    drawn = {char: _pixels(theme.render(char, theme.text_px, (255, 255, 255))) for char in "王田明やカ한"}
+    assert len(set(drawn.values())) == len(drawn)  # every character its own glyph
+    assert box not in drawn.values()
+    assert all(theme.can_show(name) for name in ("王小明", "山田太郎", "やまだ", "김민준", "Ann vs 王小明"))
+
+
+def test_a_mixed_name_keeps_the_line_height(theme: Theme) -> None:
+    latin = theme.render("Ann", theme.text_px)
+    mixed = theme.render("Ann 王小明", theme.text_px)
+    assert mixed.get_height() == latin.get_height()  # rows and cards keep their layout
+    assert mixed.get_width() > latin.get_width() + 3 * theme.text_px // 2
+    assert theme.font(theme.text_px).size("Ann 王小明") == mixed.get_size()
+    # The ideographs are ink, not a blank: some pixel in their part is opaque.
+    part = mixed.subsurface(pygame.Rect(latin.get_width() + 4, 0, mixed.get_width() - latin.get_width() - 4,
+                                        mixed.get_height()))
+    assert max(part.get_at((x, y)).a for x in range(part.get_width()) for y in range(part.get_height())) > 200
+
+
+def test_a_character_no_font_has_is_marked_not_dropped(theme: Theme) -> None:
+    assert not theme.can_show("🎉") and not theme.can_show("𠀀")  # a party popper, a rare ideograph
+    marked = theme.render("a🎉b", theme.text_px)
+    assert _pixels(marked) == _pixels(theme.render(f"a{MISSING}b", theme.text_px))
+    assert marked.get_width() > theme.render("ab", theme.text_px).get_width()
+
+
+def test_a_text_field_refuses_what_it_cannot_show_in_plain_words(theme: Theme) -> None:
+    field = TextInput(theme, "Your name", rect=(0, 0, 600, 48), max_length=24)
+    field.focus()
+    field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="王🎉小明"))
+    assert field.text == "王小明"
+    assert "U+1F389" in field.refused and "font" in field.refused
+    surface = pygame.Surface((600, 48))
+    field.draw(surface)  # the field draws the note beside the text
+    field.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0, unicode=""))
+    assert field.text == "王小" and field.refused == ""
