@@ -45,8 +45,8 @@ GIL_SWITCH_INTERVAL_S = 0.001
 PACER_SPIN_S = 0.001
 LOADER_JOIN_S = 3.0
 STARTUP_PROBE_ENV = "GOMOKU_STARTUP_PROBE"
-LAN_INTERFACE_ENV = "GOMOKU_LAN_INTERFACE"  # like --lan-interface; the tests set 127.0.0.1
 """When set, the app prints `first_frame_epoch <time.time()>` after the first menu frame and exits."""
+LAN_INTERFACE_ENV = "GOMOKU_LAN_INTERFACE"  # like --lan-interface; the tests set 127.0.0.1
 
 SCENES: dict[str, str] = {
     "menu": "gomoku.ui.scenes.menu",
@@ -124,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="keep settings, saves and the autosave in DIR (like $GOMOKU_HOME)")
     parser.add_argument("--lan-interface", metavar="ADDR",
                         help="LAN duel on this interface only (an IP address such as 127.0.0.1); "
-                        "default: the setting, else all interfaces")
+                        "default: $GOMOKU_LAN_INTERFACE, else the setting, else all interfaces")
     return parser
 
 

@@ -65,6 +65,8 @@ REASON_TEXT = {
 
 
 def _confirm_text(key: str) -> str:
+    if key == "leave":  # the Menu button in a LAN duel
+        return "Press Menu again to leave the duel."
     return f"Press {key.capitalize()} again to confirm."
 
 
