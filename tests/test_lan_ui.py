@@ -74,6 +74,11 @@ def run_until(app: App, condition: Callable[[], bool], peer: Peer | None = None,
                          f"notices {[n.text for n in app.notices]}; peer saw {peer.seen[-5:] if peer else ''}")
 
 
+def host_saw(peer: Peer, point: tuple[int, int]) -> Callable[[], bool]:
+    """The host has taken the guest's stone (the guest shows its own at once, before that)."""
+    return lambda: any(isinstance(e, ev.Moved) and e.point == point for e in peer.seen)
+
+
 def host_game(peer: Peer, port_holder: list[int], **options) -> None:
     values = {"name": "Bob", "port": 0, "host_color": Color.WHITE, **options}
     peer.bridge.host(HostOptions(**values))
@@ -155,7 +160,7 @@ def test_moves_travel_both_ways_and_both_screens_agree_on_the_result(guest_app, 
     white = [(7, 8), (8, 8), (9, 8), (10, 8)]
     for index, point in enumerate(black):
         click(guest_app, board.view.geometry.center(point))
-        run_until(guest_app, lambda n=2 * index + 1: guest_app.lan.game.board.ply >= n, peer)
+        run_until(guest_app, host_saw(peer, point), peer)
         assert guest_app.lan.game.board.last_move == point
         if index < len(white):
             host_bridge.move(*white[index])
@@ -186,7 +191,7 @@ def test_an_undo_request_shows_a_dialog_and_accepting_takes_the_stone_back(guest
     connected_game(guest_app, peer)
     board = guest_app.current
     click(guest_app, board.view.geometry.center((7, 7)))
-    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 1, peer)
+    run_until(guest_app, host_saw(peer, (7, 7)), peer)
     host_bridge.move(8, 8)
     run_until(guest_app, lambda: guest_app.lan.game.board.ply == 2, peer)
     host_bridge.request("undo")
@@ -261,7 +266,7 @@ def test_a_dropped_connection_comes_back_by_itself_with_every_stone(guest_app, h
     connected_game(guest_app, peer, time_control=TimeControl(game_s=300))
     board = guest_app.current
     click(guest_app, board.view.geometry.center((7, 7)))
-    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 1, peer)
+    run_until(guest_app, host_saw(peer, (7, 7)), peer)
     host_bridge.move(8, 8)
     run_until(guest_app, lambda: guest_app.lan.game.board.ply == 2, peer)
     bridge = guest_app.lan.bridge
