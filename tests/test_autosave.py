@@ -174,3 +174,26 @@ def test_the_writer_outlives_a_record_it_cannot_write(tmp_path: Path) -> None:
         assert loaded is not None and loaded[1].board.moves == [(7, 7), (8, 8)]
     finally:
         assert writer.close()
+
+
+def test_a_lan_seat_is_offered_back_only_while_fresh_and_only_if_every_field_checks(tmp_path) -> None:
+    from gomoku.core.records import GameRecord, save_record
+    from gomoku.ui.autosave import LAN_KEY, rejoin_of
+
+    path = tmp_path / "autosave.gomoku"
+    good = {"address": "127.0.0.1", "port": 15515, "session": "abcDEF12_-", "opponent": "Bob",
+            "saved_at": 1000.0}
+
+    def seat_with(**changes):
+        record = GameRecord(moves=[(7, 7), (8, 8)], times=[1.0, 1.0], extra={LAN_KEY: {**good, **changes}})
+        save_record(record, path)
+        return rejoin_of(path, 1060.0)
+
+    assert seat_with() == {"address": "127.0.0.1", "port": 15515, "session": "abcDEF12_-", "opponent": "Bob"}
+    assert seat_with(saved_at=800.0) is None  # the host has given the seat up by now
+    assert seat_with(saved_at=2000.0) is None  # from the future: an edited file
+    assert seat_with(address="evil host") is None
+    assert seat_with(port=0) is None and seat_with(port=True) is None
+    assert seat_with(session="short") is None and seat_with(session="x" * 65) is None
+    assert seat_with(session="bad token!") is None
+    assert seat_with(opponent="\x00" * 5)["opponent"] == "the host"

@@ -330,3 +330,49 @@ def test_a_line_that_never_comes_back_ends_the_game_without_a_winner_here(guest_
     guest_app.frame()
     assert board.status == "Connection lost"
     assert link.game.board.moves == [(7, 7)]  # every stone kept (and autosaved)
+
+
+def test_a_guest_whose_app_died_continues_the_duel_from_the_menu(tmp_path, host_bridge):
+    import signal
+    import subprocess
+    import sys
+
+    peer = Peer(host_bridge)
+    ports: list[int] = []
+    host_game(peer, ports)
+    home = tmp_path / "crashy"
+    script = Path(__file__).parent / "lan_guest_app.py"
+    guest = subprocess.Popen([sys.executable, str(script), str(home), str(ports[0])],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline and peer.last(ev.Connected) is None:
+            time.sleep(0.05)
+        host_bridge.ready(True)
+        while time.monotonic() < deadline and not host_saw(peer, (7, 7))():
+            peer.drain()
+            time.sleep(0.05)
+        host_bridge.move(8, 8)
+        assert guest.stdout is not None and guest.stdout.readline().strip() == "played"
+    finally:
+        guest.send_signal(signal.SIGKILL)  # the app dies: no bye, no goodbye
+        guest.wait(10)
+    lost_by = time.monotonic() + 15
+    while time.monotonic() < lost_by and peer.last(ev.ConnectionLost) is None:
+        time.sleep(0.05)
+    assert peer.last(ev.ConnectionLost) is not None
+    app = App(AppOptions(windowed=True, size=(1280, 800), home=home, lan_interface=LOOPBACK))
+    try:
+        app.frame()
+        assert app.current.continue_button.visible
+        click(app, app.current.continue_button.rect.center)
+        assert app.current_name == "lobby"
+        assert "rejoining" in app.current.address_note.text
+        run_until(app, lambda: app.current_name == "board" and app.lan.game.board.ply == 2, peer)
+        assert app.lan.game.board.moves == [(7, 7), (8, 8)]
+        assert app.lan.info.opponent_name == "Bob" and app.lan.my_color is Color.BLACK
+        assert peer.last(ev.Reconnected) is not None
+        click(app, app.current.view.geometry.center((9, 9)))  # and the game goes on
+        run_until(app, host_saw(peer, (9, 9)), peer)
+    finally:
+        app.close()

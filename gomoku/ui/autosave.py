@@ -18,9 +18,11 @@ from typing import Any
 
 from gomoku.core import records
 from gomoku.core.game import Game
+from gomoku.core.inputs import clean_text
 from gomoku.core.records import GameRecord, RecordError
 from gomoku.core.settings import Settings
 from gomoku.core.types import Color
+from gomoku.net.address import parse_address
 from gomoku.ui.players import GameSetup
 
 SETUP_KEY = "setup"
@@ -126,6 +128,43 @@ class AutosaveWriter:
 def clear(path: str | os.PathLike[str]) -> None:
     """Remove the autosave (the game is over); harmless if there is none."""
     Path(path).unlink(missing_ok=True)
+
+
+LAN_KEY = "lan"
+REJOIN_WINDOW_S = 170.0  # the host keeps a lost guest's seat 180 s: a little less, to be safe
+
+
+def lan_seat(info: Any, now_epoch: float) -> dict[str, Any]:
+    """What a LAN guest's autosave keeps to rejoin after its app died (see `rejoin_of`)."""
+    return {"address": info.address, "port": info.port, "session": info.session,
+            "opponent": info.opponent_name, "saved_at": round(now_epoch, 3)}
+
+
+def rejoin_of(path: str | os.PathLike[str], now_epoch: float) -> dict[str, Any] | None:
+    """The LAN seat a guest's autosave holds, if it is recent enough to rejoin; else None.
+
+    Every field is checked as outside input (the file may have been edited). Never raises."""
+    try:
+        record = records.load_record(Path(path))
+    except Exception:  # a damaged file is the menu's business (load reports it)
+        return None
+    seat = record.extra.get(LAN_KEY) if isinstance(record.extra, dict) else None
+    if not isinstance(seat, dict) or record.result:
+        return None
+    try:
+        host, _ = parse_address(str(seat.get("address", "")))
+    except ValueError:
+        return None
+    port, session, saved_at = seat.get("port"), seat.get("session"), seat.get("saved_at")
+    if not (isinstance(port, int) and not isinstance(port, bool) and 1 <= port <= 65535):
+        return None
+    if not (isinstance(session, str) and 8 <= len(session) <= 64
+            and all(c.isascii() and (c.isalnum() or c in "-_") for c in session)):
+        return None
+    if not isinstance(saved_at, (int, float)) or not 0 <= now_epoch - saved_at <= REJOIN_WINDOW_S:
+        return None
+    opponent = clean_text(seat.get("opponent"), 32) or "the host"
+    return {"address": host, "port": port, "session": session, "opponent": opponent}
 
 
 def has_unfinished_game(path: str | os.PathLike[str]) -> bool:

@@ -841,8 +841,13 @@ class BoardScene(Scene):
     # --- autosave ------------------------------------------------------------------------
 
     def _record(self) -> GameRecord:
-        """The game so far as a record, with its setup and clock (for saving and review)."""
-        return autosave.record_of(self.game, self.setup, time.monotonic())
+        """The game so far as a record, with its setup and clock (for saving and review); a LAN
+        guest's also keeps its seat, so the game can be rejoined if this app dies."""
+        record = autosave.record_of(self.game, self.setup, time.monotonic())
+        link = self.lan
+        if link is not None and link.info is not None and not link.is_host and link.state == "playing":
+            record.extra[autosave.LAN_KEY] = autosave.lan_seat(link.info, time.time())
+        return record
 
     def _write_autosave(self) -> None:
         """Keep the game in progress for Continue; a finished or emptied game clears it.

@@ -112,6 +112,10 @@ class LobbyScene(Scene):
             self.app.switch("board", {"mode": "lan"})
             return
         link.browse(True)
+        seat = data.get("rejoin")
+        if isinstance(seat, dict):  # Continue after this app died mid-duel: take the seat back
+            self._join(seat["address"], seat["port"], f"{seat['opponent']} (rejoining the game)",
+                       session=seat["session"])
 
     def leave(self) -> None:
         if self.name_input.focused:
@@ -301,12 +305,12 @@ class LobbyScene(Scene):
             return
         self._join(*checked, None)
 
-    def _join(self, address: str, port: int, label: str | None) -> None:
+    def _join(self, address: str, port: int, label: str | None, session: str | None = None) -> None:
         link = self.app.open_lan()
         link.name = self.app.settings.player_name
         shown = f"[{address}]" if ":" in address else address
         self._joining_to = label or f"{shown}:{port}"
-        link.join(address, port)
+        link.join(address, port, session)
 
     # --- the frame -----------------------------------------------------------------------
 

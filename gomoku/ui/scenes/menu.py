@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import queue
 import random
+import time
 from typing import Any
 
 import pygame
@@ -237,7 +238,11 @@ class MenuScene(Scene):
 
         loaded, problem = autosave.load(self.app.paths.autosave_file, self.app.settings)
         if loaded is not None:
-            self.app.switch("board", {"resume": True})
+            seat = autosave.rejoin_of(self.app.paths.autosave_file, time.time())
+            if seat is not None:  # a LAN duel this app left by crashing: the host keeps the seat
+                self.app.switch("lobby", {"rejoin": seat})
+            else:
+                self.app.switch("board", {"resume": True})
             return
         self.app.notify(problem or "There is no game to continue.", error=problem is not None)
         self.continue_button.visible = self._can_continue()
