@@ -845,7 +845,9 @@ class BoardScene(Scene):
         guest's also keeps its seat, so the game can be rejoined if this app dies."""
         record = autosave.record_of(self.game, self.setup, time.monotonic())
         link = self.lan
-        if link is not None and link.info is not None and not link.is_host and link.state == "playing":
+        quitting = not getattr(self.app, "running", True)  # a deliberate quit says bye: no seat kept
+        if (link is not None and link.info is not None and not link.is_host and link.state == "playing"
+                and not quitting):
             record.extra[autosave.LAN_KEY] = autosave.lan_seat(link.info, time.time())
         return record
 
