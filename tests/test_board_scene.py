@@ -571,3 +571,40 @@ def test_a_narrow_window_keeps_a_panel_wide_enough_for_names_and_status(make_app
     assert theme.font(theme.text_px, True).size(scene.status)[0] <= scene._status_rect.width
     name_room = scene._card_rects[Color.WHITE].width - theme.px(170)  # icon and clock beside it
     assert theme.font(theme.text_px, True).size("Computer")[0] <= name_room
+
+
+@pytest.mark.parametrize("window", [(1280, 800), (640, 400)])
+def test_after_five_every_stone_stays_in_view_and_the_result_card_sits_in_the_panel(make_app, window) -> None:
+    app = make_app(size=window)
+    black = [(3, 9), (4, 8), (5, 7), (6, 6)]  # h10 makes five across the middle
+    white = [(7, 0), (5, 1), (9, 1), (11, 0)]  # near the top middle, where a banner would go
+    moves = [p for pair in zip(black, white, strict=True) for p in pair]
+    start(app, mode="local", rule="freestyle", moves=[list(p) for p in moves])
+    wood = _shade_at(app, (10, 12))
+    click_point(app, (7, 5))
+    app.frame()
+    scene = app.current
+    assert scene.game.is_over and "wins" in scene.status
+    for point in scene.game.board.moves:  # each stone shows its own colour, nothing over it
+        shade = _shade_at(app, point)
+        assert shade < wood - 50 if scene.game.board[point] == Color.BLACK else shade > wood + 30, point
+    assert scene._overlay().winning_line == scene.game.result.line  # ringed
+    card = scene.panel.result_rect
+    assert card is not None and scene.panel_rect.contains(card) and not card.colliderect(scene.board_area)
+    for button in scene.end_buttons.values():
+        assert card.contains(button.rect)
+    click_button(app, scene.end_buttons["review"].rect)
+    assert app.current_name == "review"
+
+
+def test_an_undo_after_the_end_takes_the_result_card_away(make_app) -> None:
+    app = make_app()
+    moves = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8)]
+    start(app, mode="local", rule="freestyle", moves=[list(p) for p in moves])
+    scene = app.current
+    click_point(app, (11, 7))
+    assert scene.game.is_over and scene.panel.result_rect is not None
+    press(app, pygame.K_u)  # two players: the winning stone goes back, the game goes on
+    app.frame()
+    assert not scene.game.is_over and scene.panel.result_rect is None
+    assert scene.status.startswith("Player to move")

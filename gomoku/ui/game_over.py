@@ -1,7 +1,7 @@
-"""The end of a game as the board scene shows it: the result's words and the game-over
-banner with Rematch, Review, Save and Menu.
+"""The end of a game as the board scene shows it: the result's words, and the result card
+that takes the status line's place in the side panel, with Rematch and Review.
 
-The banner reports which button was pressed; the board scene carries it out (`_end_action`).
+The card reports which button was pressed; the board scene carries it out (`_end_action`).
 """
 
 from __future__ import annotations
@@ -12,11 +12,10 @@ from typing import Any
 import pygame
 
 from gomoku.core.game import Game
-from gomoku.core.types import Color, Outcome, Point, Reason
-from gomoku.ui.board_view import BoardGeometry
+from gomoku.core.types import Color, Outcome, Reason
 from gomoku.ui.players import AIPlayer, Player
 from gomoku.ui.theme import Theme
-from gomoku.ui.widgets import Button, blit_text
+from gomoku.ui.widgets import Button, blit_text, wrap_text
 
 REASON_TEXT = {
     Reason.FIVE: "five in a row",
@@ -25,7 +24,7 @@ REASON_TEXT = {
     Reason.DISCONNECT: "the opponent left",
     Reason.FULL_BOARD: "the board is full",
 }
-END_ORDER = ("rematch", "review", "save", "menu")
+END_ORDER = ("rematch", "review")
 
 
 def result_title(outcome: Outcome, game: Game, players: Mapping[Color, Player], me: Color | None) -> str:
@@ -61,82 +60,69 @@ def reason_text(outcome: Outcome, game: Game, me: Color | None, rematch_from: st
     return text
 
 
-class GameOverBanner:
-    """The banner across the board, in the half away from the stones that decided the game.
-    Main thread only."""
+class GameOverCard:
+    """The result in the side panel once a game ends: who won and why, with Rematch and Review
+    (Save and Menu are the panel's own buttons). Nothing covers the board: the final position,
+    its winning five ringed, stays in view. Main thread only."""
 
     def __init__(self, theme: Theme) -> None:
         self.theme = theme
         self.rect = pygame.Rect(0, 0, 0, 0)
+        self.lines = 1  # lines for the reason (a duel's has room for "... wants a rematch")
         self.buttons = {
             "rematch": Button(theme, "Rematch", primary=True),
             "review": Button(theme, "Review"),
-            "save": Button(theme, "Save"),
-            "menu": Button(theme, "Menu"),
         }
-        self._shade: pygame.Surface | None = None
 
-    def place(self, board_area: pygame.Rect, geometry: BoardGeometry, outcome: Outcome | None,
-              last_move: Point | None) -> None:
-        """Put the banner across the board, in the half away from the winning line
-        (or from the last stone when the game ended another way)."""
+    @staticmethod
+    def height(theme: Theme, lines: int = 1) -> int:
+        """The panel height the card needs with `lines` lines for the reason."""
+        pad = theme.pad
+        return (pad + theme.heading_px + pad // 2 + lines * theme.font(theme.text_px).get_linesize()
+                + pad + theme.control_h + pad)
+
+    def place(self, rect: pygame.Rect, lines: int = 1) -> None:
+        """Lay the card out in `rect` (from `height`), the buttons side by side at its bottom."""
         theme = self.theme
-        pad, button_h = theme.pad, theme.control_h
-        banner_w = min(board_area.width - 2 * pad, theme.px(640))
-        banner_h = theme.px(190)
-        rect = pygame.Rect(0, 0, banner_w, banner_h)
-        rect.centerx = board_area.centerx
-        keep: tuple[Point, ...] = ()  # the stones the banner must not hide
-        if outcome is not None and outcome.line:
-            keep = tuple(outcome.line)
-        elif last_move is not None:  # resigned or out of time: the last stone
-            keep = (last_move,)
-        radius = geometry.stone_radius
-        spots = [pygame.Rect(0, 0, 2 * radius, 2 * radius) for _ in keep]
-        for spot, point in zip(spots, keep, strict=True):
-            spot.center = geometry.center(point)
-        mean_y = sum(spot.centery for spot in spots) / len(spots) if spots else board_area.bottom
-        candidates = []
-        for inset in (board_area.height // 8, pad):  # nearer the edge only if needed
-            upper, lower = rect.copy(), rect.copy()
-            upper.top = board_area.top + inset
-            lower.bottom = board_area.bottom - inset
-            # The half away from those stones first.
-            candidates += [lower, upper] if mean_y < board_area.centery else [upper, lower]
-        rect = min(candidates, key=lambda place: len(place.collidelistall(spots)))  # first of the fewest
-        if rect == self.rect:
-            return
-        self.rect = rect
-        end_w = (banner_w - 5 * pad) // 4
+        pad = theme.pad
+        self.rect = rect.copy()
+        self.lines = lines
+        button_w = (rect.width - 3 * pad) // 2
         for index, key in enumerate(END_ORDER):
-            self.buttons[key].rect = pygame.Rect(
-                rect.left + pad + index * (end_w + pad), rect.bottom - pad - button_h, end_w, button_h
-            )
+            self.buttons[key].rect = pygame.Rect(rect.left + pad + index * (button_w + pad),
+                                                 rect.bottom - pad - theme.control_h, button_w, theme.control_h)
 
     def handle_event(self, event: pygame.event.Event) -> str | None:
-        """The key of the button `event` pressed, or None."""
+        """The key of the button `event` pressed ("rematch", "review"), or None."""
         for key, button in self.buttons.items():
             if button.handle_event(event):
                 return key
         return None
 
     def appearance(self, title: str, reason: str) -> tuple[Any, ...]:
-        """Everything the banner shows, as plain values (the scene redraws when it changes)."""
-        return (tuple(self.rect), title, reason, tuple(button.appearance for button in self.buttons.values()))
+        """Everything the card shows, as plain values (the panel redraws it when they change)."""
+        return (tuple(self.rect), self.lines, title, reason,
+                tuple(button.appearance for button in self.buttons.values()))
 
     def draw(self, surface: pygame.Surface, title: str, reason: str) -> None:
         theme, colors = self.theme, self.theme.colors
         rect = self.rect
-        if self._shade is None or self._shade.get_size() != rect.size:
-            self._shade = pygame.Surface(rect.size, pygame.SRCALPHA)
-            pygame.draw.rect(self._shade, (*colors.panel, 236), self._shade.get_rect(),
-                             border_radius=theme.radius)
-        surface.blit(self._shade, rect)
-        pygame.draw.rect(surface, colors.accent, rect, theme.px(2), theme.radius)
         pad = theme.pad
-        title_rect = pygame.Rect(rect.left, rect.top + pad, rect.width, theme.heading_px + pad)
-        blit_text(surface, theme.render(title, theme.heading_px, colors.accent, bold=True), title_rect)
-        reason_rect = pygame.Rect(rect.left, title_rect.bottom, rect.width, theme.text_px + pad)
-        blit_text(surface, theme.render(reason, theme.text_px, colors.text), reason_rect)
+        pygame.draw.rect(surface, colors.field, rect, border_radius=theme.radius)
+        pygame.draw.rect(surface, colors.accent, rect, theme.px(3), theme.radius)
+        inner_w = rect.width - 2 * pad
+        title_rect = pygame.Rect(rect.left + pad, rect.top + pad, inner_w, theme.heading_px)
+        title_text = theme.fit_text(title, theme.heading_px, inner_w, bold=True)
+        blit_text(surface, theme.render(title_text, theme.heading_px, colors.accent, bold=True), title_rect, "left")
+        font = theme.font(theme.text_px)
+        lines = wrap_text(reason, font, inner_w)
+        if len(lines) > self.lines:  # no room for more: the last line shown takes the rest
+            lines = lines[: self.lines - 1] + ["  ·  ".join(lines[self.lines - 1 :])]
+        top = title_rect.bottom + pad // 2
+        for line in lines:
+            line_rect = pygame.Rect(rect.left + pad, top, inner_w, font.get_linesize())
+            text = theme.fit_text(line, theme.text_px, inner_w)
+            blit_text(surface, theme.render(text, theme.text_px, colors.text), line_rect, "left")
+            top += font.get_linesize()
         for button in self.buttons.values():
             button.draw(surface)

@@ -93,6 +93,7 @@ class PanelContent:
     status_colour: Colour
     keys: str  # the keys line (ignored in a duel: the chat box is there)
     chat: tuple[Any, ...] | None = None  # a LAN duel's chat appearance, else None
+    result: tuple[Any, ...] | None = None  # the game-over card's appearance, None while playing
 
 
 class SidePanel:
@@ -115,18 +116,22 @@ class SidePanel:
         self.card_rects: dict[Color, pygame.Rect] = {}
         self.status_rect = pygame.Rect(0, 0, 0, 0)
         self.keys_rect: pygame.Rect | None = None  # the keys line or the chat box; None: no room
+        self.result_rect: pygame.Rect | None = None  # the game-over card, in the status line's place
         self.keys_lines: list[str] = [KEYS_HINT]
         self.buttons_area = pygame.Rect(0, 0, 0, 0)
         self._drawn: dict[str, tuple[Any, ...]] = {}  # what each part of the backdrop shows
 
     # --- layout --------------------------------------------------------------------------
 
-    def layout(self, rect: pygame.Rect, chat_h: int | None = None) -> pygame.Rect | None:
+    def layout(self, rect: pygame.Rect, chat_h: int | None = None, result_h: int = 0) -> pygame.Rect | None:
         """Place everything in `rect`: the buttons at the bottom, then title, player cards,
         status line, move list and keys line top to bottom. With `chat_h` (a LAN duel) a chat
-        box of that height takes the keys line's place; returns its rect (else None)."""
+        box of that height takes the keys line's place; returns its rect (else None). With
+        `result_h` (a game over) the result card takes the status line's place, the list
+        gives it the height. Every part is drawn again after a layout."""
         theme = self.theme
         self.rect = rect
+        self._drawn = {}  # a part that moved or went leaves pixels only a full redraw clears
         pad = theme.pad
         button_h = theme.control_h
         columns = 2
@@ -148,17 +153,19 @@ class SidePanel:
             self.card_rects[color] = pygame.Rect(inner.left, top, inner.width, card_h)
             top += card_h + pad
         self.status_rect = pygame.Rect(inner.left + pad // 2, top + pad // 2, inner.width - pad, theme.text_px + pad)
+        self.result_rect = pygame.Rect(inner.left, top, inner.width, result_h) if result_h else None
+        above = self.result_rect if self.result_rect is not None else self.status_rect  # what the list follows
         self.keys_lines = wrap_text(KEYS_HINT, theme.font(theme.small_px), inner.width)
         keys_h = theme.font(theme.small_px).get_linesize() * len(self.keys_lines)
         keys_rect = pygame.Rect(inner.left, self.buttons["undo"].rect.top - pad - keys_h, inner.width, keys_h)
         fits = len(self.keys_lines) <= 2
-        self.keys_rect = keys_rect if fits and keys_rect.top > self.status_rect.bottom else None
+        self.keys_rect = keys_rect if fits and keys_rect.top > above.bottom else None
         chat_rect = None
         if chat_h is not None:  # a LAN duel: the chat box takes the keys line's place
             chat_rect = pygame.Rect(inner.left, self.buttons["undo"].rect.top - pad - chat_h, inner.width, chat_h)
-            self.keys_rect = chat_rect if chat_rect.top > self.status_rect.bottom + pad else None
+            self.keys_rect = chat_rect if chat_rect.top > above.bottom + pad else None
         list_bottom = (self.keys_rect.top if self.keys_rect is not None else self.buttons["undo"].rect.top) - pad
-        list_top = self.status_rect.bottom + pad
+        list_top = above.bottom + pad
         self.move_list.rect = pygame.Rect(inner.left, list_top, inner.width, max(0, list_bottom - list_top))
         self.buttons_area = self.buttons["undo"].rect.unionall([b.rect for b in self.buttons.values()])
         self.move_list.visible = self.move_list.rect.height >= 2 * self.move_list.line_h
@@ -177,10 +184,13 @@ class SidePanel:
             "frame": (self.rect, (tuple(self.rect), self.theme.scale, content.title)),
             "black": (self.card_rects[Color.BLACK], tuple(content.cards[0])),
             "white": (self.card_rects[Color.WHITE], tuple(content.cards[1])),
-            "status": (self.status_rect, (content.move_text, content.status, content.status_colour)),
             "moves": (self.move_list.rect, self.move_list.appearance),
             "buttons": (self.buttons_area, tuple(button.appearance for button in self.buttons.values())),
         }
+        if self.result_rect is not None and content.result is not None:
+            parts["result"] = (self.result_rect, content.result)
+        else:
+            parts["status"] = (self.status_rect, (content.move_text, content.status, content.status_colour))
         if self.keys_rect is not None and content.chat is not None:
             parts["chat"] = (self.keys_rect, content.chat)
         elif self.keys_rect is not None:
@@ -188,8 +198,10 @@ class SidePanel:
         return parts
 
     def refresh(self, backdrop: pygame.Surface, content: PanelContent, stone: StoneIcon,
-                draw_chat: Callable[[pygame.Surface], None] | None = None) -> list[pygame.Rect]:
-        """Redraw on `backdrop` the parts whose content changed; returns their rects."""
+                draw_chat: Callable[[pygame.Surface], None] | None = None,
+                draw_result: Callable[[pygame.Surface], None] | None = None) -> list[pygame.Rect]:
+        """Redraw on `backdrop` the parts whose content changed; returns their rects (the
+        chat box and the result card are drawn by their owners' `draw_chat`, `draw_result`)."""
         theme = self.theme
         changed: list[pygame.Rect] = []
         parts = self.parts(content)
@@ -203,7 +215,7 @@ class SidePanel:
                 continue
             if name != "frame":
                 backdrop.fill(theme.colors.panel, rect)
-                self._draw_part(backdrop, name, rect, shown, stone, draw_chat)
+                self._draw_part(backdrop, name, rect, shown, stone, draw_chat, draw_result)
                 changed.append(rect)
             self._drawn[name] = shown
         return changed
@@ -219,7 +231,8 @@ class SidePanel:
         surface.blit(title, self.title_pos)
 
     def _draw_part(self, surface: pygame.Surface, name: str, rect: pygame.Rect, content: tuple[Any, ...],
-                   stone: StoneIcon, draw_chat: Callable[[pygame.Surface], None] | None) -> None:
+                   stone: StoneIcon, draw_chat: Callable[[pygame.Surface], None] | None,
+                   draw_result: Callable[[pygame.Surface], None] | None) -> None:
         theme, colors = self.theme, self.theme.colors
         if name in ("black", "white"):
             self._draw_player_card(surface, rect, CardContent(*content), stone)
@@ -240,6 +253,8 @@ class SidePanel:
                 button.draw(surface)
         elif name == "chat" and draw_chat is not None:
             draw_chat(surface)
+        elif name == "result" and draw_result is not None:
+            draw_result(surface)
         elif name == "keys":
             lines = self.keys_lines if content[0] == KEYS_HINT else [content[0]]
             line_h = rect.height // len(self.keys_lines)

@@ -29,7 +29,7 @@ from gomoku.engine.api import Level, Position, SearchLimit, SearchResult
 from gomoku.ui import autosave
 from gomoku.ui.board_view import BoardView, Overlay, board_and_panel
 from gomoku.ui.duel_overlay import DuelOverlay
-from gomoku.ui.game_over import GameOverBanner, reason_text, result_title
+from gomoku.ui.game_over import GameOverCard, reason_text, result_title
 from gomoku.ui.lan_link import LanLink
 from gomoku.ui.move_list import MoveList
 from gomoku.ui.players import (
@@ -85,7 +85,8 @@ class BoardScene(Scene):
         self.board_area = pygame.Rect(0, 0, 600, 600)
         self.panel_rect = pygame.Rect(600, 0, 400, 600)
         self.panel = SidePanel(theme)  # the cards, status, move list and buttons
-        self.banner = GameOverBanner(theme)
+        self.result_card = GameOverCard(theme)  # in the panel once the game is over
+        self._result_shown = False  # the panel is laid out with the result card
         self._placed_at = -1.0  # when the newest stone landed (monotonic seconds)
         self._pending_request: str | None = None  # "undo" or "restart" awaiting a remote answer
         self.setup = GameSetup()
@@ -121,7 +122,7 @@ class BoardScene(Scene):
         self._lan_placed = 0
         self.duel = DuelOverlay(theme)
 
-    # The panel and the banner own these; the scene's names stay for its callers and tests.
+    # The panel and the result card own these; the scene's names stay for its callers and tests.
     @property
     def buttons(self) -> dict[str, Button]:
         return self.panel.buttons
@@ -132,11 +133,11 @@ class BoardScene(Scene):
 
     @property
     def end_buttons(self) -> dict[str, Button]:
-        return self.banner.buttons
+        return self.result_card.buttons
 
     @property
     def banner_rect(self) -> pygame.Rect:
-        return self.banner.rect
+        return self.result_card.rect
 
     @property
     def _card_rects(self) -> dict[Color, pygame.Rect]:
@@ -301,21 +302,23 @@ class BoardScene(Scene):
         self.board_area, self.panel_rect = board_and_panel(size, theme.px)
         self.view.layout(self.board_area)
         self._layout_panel()
-        self._place_banner()
 
     def _layout_panel(self) -> None:
-        """The panel's parts; in a LAN duel also the chat box (in the panel) and the duel's card."""
-        chat_h = DuelOverlay.chat_height(self.app.theme) if self.lan is not None else None
-        chat_rect = self.panel.layout(self.panel_rect, chat_h)
+        """The panel's parts, with the result card once the game is over; in a LAN duel also
+        the chat box (in the panel) and the duel's card (over the board)."""
+        theme = self.app.theme
+        chat_h = DuelOverlay.chat_height(theme) if self.lan is not None else None
+        lines = 2 if self.lan is not None else 1  # a duel's reason may add "... wants a rematch"
+        self._result_shown = self.game.is_over
+        result_h = GameOverCard.height(theme, lines) if self._result_shown else 0
+        chat_rect = self.panel.layout(self.panel_rect, chat_h, result_h)
+        if self.panel.result_rect is not None:
+            self.result_card.place(self.panel.result_rect, lines)
         if chat_rect is not None:
             self.duel.layout(self.board_area, chat_rect, self._stone_centres())
 
     def _stone_centres(self) -> list[tuple[int, int]]:
         return [self.view.geometry.center(point) for point in self.game.board.moves]
-
-    def _place_banner(self) -> None:
-        """Put the game-over banner where it hides the fewest of the stones that decided the game."""
-        self.banner.place(self.board_area, self.view.geometry, self.game.result, self.game.board.last_move)
 
     # --- input ---------------------------------------------------------------------------
 
@@ -323,7 +326,7 @@ class BoardScene(Scene):
         if self.lan is not None and self._handle_lan_event(event):
             return
         if self.game.is_over:
-            end_key = self.banner.handle_event(event)
+            end_key = self.result_card.handle_event(event)
             if end_key is not None:
                 self._end_action(end_key)
                 return
@@ -478,10 +481,6 @@ class BoardScene(Scene):
             record = self._record()
             back = {"mode": "lan"} if self.lan is not None else {"snapshot": record}
             self.app.switch("review", {"record": record, "back": "board", "back_data": back})
-        elif key == "save":
-            self.open_save()
-        elif key == "menu":
-            self.app.switch("menu", {})
 
     def _confirm(self, key: str) -> bool:
         """A second click within a few seconds confirms `key`; the first one asks."""
@@ -624,8 +623,8 @@ class BoardScene(Scene):
         self._report_autosave_errors()
         if self.game.is_over and not self._finished_handled:
             self._finish()
-        if self.game.is_over:
-            self._place_banner()
+        if self.game.is_over != self._result_shown:  # ended, or reopened by an undo
+            self._layout_panel()
         self._refresh_status()
 
     def _update_lan(self, now: float) -> None:
@@ -655,8 +654,8 @@ class BoardScene(Scene):
             self._tick_countdown(now)
         if self.game.is_over and not self._finished_handled:
             self._finish()
-        if self.game.is_over:
-            self._place_banner()
+        if self.game.is_over != self._result_shown:
+            self._layout_panel()
         rematch = self.end_buttons["rematch"]
         rematch.text = "Waiting..." if link.ready_mine else "Rematch"
         rematch.enabled = link.phase == "connected" and not link.ready_mine
@@ -868,7 +867,7 @@ class BoardScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         """Bring the cached backdrop up to date, copy to the screen only the parts that changed,
-        then draw what moves over the board: the newest stone, markers, the banner.
+        then draw what moves over the board: the newest stone, markers, a duel's card.
 
         The screen keeps the last frame, so an unchanged part is not copied again; after a
         notice (the app draws those on top) or another scene, the whole backdrop is."""
@@ -877,7 +876,7 @@ class BoardScene(Scene):
         overlay = self._overlay()
         now = time.monotonic()
         duel_look = self.duel.appearance(self.lan, now) if self.lan is not None else None
-        board_look = (overlay, self._banner_content(), duel_look)
+        board_look = (overlay, duel_look)
         covered = bool(self.app.notices) or self._covered_last_frame
         self._covered_last_frame = bool(self.app.notices)
         backdrop = self._backdrop
@@ -897,22 +896,12 @@ class BoardScene(Scene):
         self._unchanged = not changed and not redraw_board
         if redraw_board:
             self.view.draw_overlay(surface, self.game.board, overlay)
-            outcome = self.game.result
-            if outcome is not None:
-                self.banner.draw(surface, self._result_title(outcome), self._reason_text(outcome))
             if self.lan is not None:
                 self.duel.draw_card(surface, self.lan, now)
 
     def forget_screen(self) -> None:
         super().forget_screen()
         self._frame_key = None
-
-    def _banner_content(self) -> tuple[Any, ...] | None:
-        """What the end-of-game banner shows (None while the game goes on)."""
-        outcome = self.game.result
-        if outcome is None:
-            return None
-        return self.banner.appearance(self._result_title(outcome), self._reason_text(outcome))
 
     def _update_backdrop(self, size: tuple[int, int]) -> list[pygame.Rect] | None:
         """Redraw the parts of the cached backdrop (background, board with its settled stones,
@@ -935,10 +924,14 @@ class BoardScene(Scene):
             self._board_key = board_key
             if changed is not None:
                 changed.append(self.board_area)
-        lan = self.lan
+        lan, outcome = self.lan, self.game.result
         draw_chat = (lambda surface: self.duel.draw_chat(surface, lan)) if lan is not None else None
+        draw_result = None
+        if outcome is not None:
+            title, reason = self._result_title(outcome), self._reason_text(outcome)
+            draw_result = functools.partial(self.result_card.draw, title=title, reason=reason)
         panel_changed = self.panel.refresh(backdrop, self._panel_content(time.monotonic()), self.view.stone,
-                                           draw_chat)
+                                           draw_chat, draw_result)
         if changed is not None:
             changed += panel_changed
         return changed
@@ -949,6 +942,7 @@ class BoardScene(Scene):
         self._sync_buttons()
         self.move_list.set_moves(self.game.board.moves, self.game.board.size)
         move_text = f"Move {self.game.board.ply + (0 if self.game.is_over else 1)}"
+        outcome = self.game.result
         status_colour = colors.accent if self.game.is_over else colors.text
         return PanelContent(
             title=self._panel_title(),
@@ -958,6 +952,8 @@ class BoardScene(Scene):
             status_colour=status_colour,
             keys=self._keys_text(),
             chat=self.duel.chat_appearance(self.lan) if self.lan is not None else None,
+            result=(self.result_card.appearance(self._result_title(outcome), self._reason_text(outcome))
+                    if outcome is not None else None),
         )
 
     def _keys_text(self) -> str:
