@@ -608,3 +608,54 @@ def test_an_undo_after_the_end_takes_the_result_card_away(make_app) -> None:
     app.frame()
     assert not scene.game.is_over and scene.panel.result_rect is None
     assert scene.status.startswith("Player to move")
+
+
+def _spend(scene, seconds: float) -> float:
+    """The side to move has used `seconds` of its move (the clock is moved; nobody waits)."""
+    now = time.monotonic()
+    scene.game.clock.pause(now)
+    scene.game.clock.resume(now - seconds)
+    return now
+
+
+def _longest_run(app: App, rect: pygame.Rect, colour: tuple[int, int, int]) -> int:
+    """The longest horizontal run of `colour` on screen in the lower third of `rect`, borders left out."""
+    inner = rect.inflate(-app.theme.px(24), 0)
+    best = 0
+    for y in range(rect.bottom - rect.height // 3, rect.bottom - app.theme.px(6)):
+        run = 0
+        for x in range(inner.left, inner.right):
+            run = run + 1 if app.screen.get_at((x, y))[:3] == colour else 0
+            best = max(best, run)
+    return best
+
+
+def test_a_move_countdown_is_the_big_number_and_its_last_seconds_show_a_draining_red_bar(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle", moves=[[7, 7]],
+          time_control={"game_s": 300, "increment_s": 0, "move_s": 30})
+    scene = app.current
+    now = _spend(scene, 23.0)  # white has 7 s left for this move, 4:37 on its game clock
+    card = scene._card_content(Color.WHITE, now)
+    assert card.clock == "0:07"  # the move's countdown is the big number, not the game clock
+    assert card.detail == "game 4:37"
+    assert card.warn and card.clock_colour == app.theme.colors.warning
+    assert card.pulse != scene._card_content(Color.WHITE, now + 0.5).pulse  # the border pulses
+    assert scene._card_content(Color.BLACK, now).clock == "5:00"  # waiting: its game time
+    app.frame()
+    rect = scene._card_rects[Color.WHITE]
+    track = rect.width - app.theme.px(24)
+    assert abs(_longest_run(app, rect, app.theme.colors.warning) - track * 7 / 30) <= track * 0.04
+    assert _longest_run(app, scene._card_rects[Color.BLACK], app.theme.colors.warning) == 0
+
+
+def test_with_only_a_move_limit_the_time_used_is_the_small_figure(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle", moves=[[7, 7]], time_control={"move_s": 30})
+    scene = app.current
+    now = _spend(scene, 12.5)
+    white, black = scene._card_content(Color.WHITE, now), scene._card_content(Color.BLACK, now)
+    assert white.clock == "0:18"  # the move's countdown, not the time used
+    assert (white.detail, white.warn) == ("used 0:13", False)
+    assert abs(white.bar - 17.5 / 30) < 0.01
+    assert black.clock == "0:30" and black.detail.startswith("used ") and black.bar < 0  # its next move gets 30 s

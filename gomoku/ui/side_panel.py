@@ -45,18 +45,28 @@ class CardContent(NamedTuple):
     active: bool
     name: str
     kind: str
-    clock: str
+    clock: str  # the big number: the time that matters (see `card_content`)
     clock_colour: Colour
-    move: str
-    move_colour: Colour
+    detail: str  # the small line under it: the other clock, or the time used
+    detail_colour: Colour
+    bar: float = -1.0  # the countdown bar: the share of time left, 0..1 (-1: no bar)
+    warn: bool = False  # the last seconds: red clock and bar, and the border pulses
+    pulse: bool = False  # the pulse's phase (on for half of each second)
+
+
+BAR_STEPS = 400  # the countdown bar moves in steps this fine (a redraw per step, not per frame)
 
 
 def card_content(theme: Theme, game: Game, color: Color, player: Player | None, now: float,
                  time_left: float) -> CardContent:
-    """The card of `color`: name, kind line (with the computer's depth), its clock (the time
-    left, or the time used in an untimed game) and, on its turn, the per-move countdown.
+    """The card of `color`: name, kind line (with the computer's depth) and its clock.
 
-    `time_left` is the side to move's nearer deadline (it turns the clock red)."""
+    The big number is the time that matters: on its turn the nearer of the per-move countdown
+    and the game clock, else its game time (or, with only a move limit, the time a move gets);
+    untimed, the time used. The small line gives the other clock, or the time used. A bar
+    drains with the move countdown (or through the game clock's last seconds); in the last
+    WARN_SECONDS of `time_left` (the side to move's nearer deadline) clock and bar turn red
+    and the border pulses."""
     colors = theme.colors
     active = not game.is_over and game.to_move is color
     info = game.player(color)
@@ -66,20 +76,38 @@ def card_content(theme: Theme, game: Game, color: Color, player: Player | None, 
     elif isinstance(player, AIPlayer) and active and player.preparing:
         kind += "  ·  preparing the engine..."
     clock = game.clock
-    remaining = clock.remaining(color, now)
-    if math.isinf(remaining):
-        used = sum(game.move_times[color - 1 :: 2]) + (clock.used_in_move(now) if active else 0.0)
-        clock_text, clock_colour = format_seconds(used), colors.text_dim
+    move_s = clock.control.move_s
+    remaining = clock.remaining(color, now)  # math.inf without a game limit
+    used = sum(game.move_times[color - 1 :: 2]) + (clock.used_in_move(now) if active else 0.0)
+    warn = active and time_left <= WARN_SECONDS
+    detail, bar = "", -1.0
+    if move_s and active:
+        move_left = clock.move_remaining(now)
+        big = min(move_left, remaining)
+        if remaining < move_left:
+            detail = f"move {format_seconds(move_left)}"
+        elif math.isinf(remaining):
+            detail = f"used {format_seconds(used)}"
+        else:
+            detail = f"game {format_seconds(remaining)}"
+        bar = big / move_s
+        clock_colour = colors.text
+    elif move_s:  # waiting: its game time, or what its next move gets
+        big = move_s if math.isinf(remaining) else remaining
+        detail = f"used {format_seconds(used)}" if math.isinf(remaining) else ""
+        clock_colour = colors.text_dim if math.isinf(remaining) else colors.text
+    elif math.isinf(remaining):  # untimed: the clock only measures
+        big, clock_colour = used, colors.text_dim
     else:
-        clock_text = format_seconds(remaining)
-        clock_colour = colors.warning if active and time_left <= WARN_SECONDS else colors.text
-    move_text, move_colour = "", colors.text_dim
-    if clock.control.move_s and active:
-        left = clock.move_remaining(now)
-        move_text = f"move {format_seconds(left)}"
-        move_colour = colors.warning if left <= WARN_SECONDS else colors.text_dim
-    return CardContent(active, info.name, f"{color.label.capitalize()}  ·  {kind}", clock_text, clock_colour,
-                       move_text, move_colour)
+        big, clock_colour = remaining, colors.text
+        if warn:
+            bar = remaining / WARN_SECONDS
+    if warn:
+        clock_colour = colors.warning
+    bar = round(min(1.0, bar) * BAR_STEPS) / BAR_STEPS if bar >= 0 else -1.0
+    pulse = warn and (now % 1.0) < 0.5
+    return CardContent(active, info.name, f"{color.label.capitalize()}  ·  {kind}", format_seconds(big),
+                       clock_colour, detail, colors.text_dim, bar, warn, pulse)
 
 
 @dataclass(frozen=True)
@@ -266,11 +294,14 @@ class SidePanel:
     def _draw_player_card(self, surface: pygame.Surface, card: pygame.Rect, content: CardContent,
                           stone: StoneIcon) -> None:
         theme, colors = self.theme, self.theme.colors
-        active, name_text, kind_text, clock_text, clock_colour, move_text, move_colour = content
+        active, name_text, kind_text, clock_text, clock_colour, move_text, move_colour = content[:7]
         color = Color.BLACK if card == self.card_rects[Color.BLACK] else Color.WHITE
         pygame.draw.rect(surface, colors.field, card, border_radius=theme.radius)
-        border = colors.accent if active else colors.panel_border
-        pygame.draw.rect(surface, border, card, theme.px(3 if active else 1), theme.radius)
+        border = colors.warning if content.pulse else colors.accent if active else colors.panel_border
+        width = 5 if content.pulse else 3 if active else 1
+        pygame.draw.rect(surface, border, card, theme.px(width), theme.radius)
+        if content.bar >= 0:
+            self._draw_bar(surface, card, content.bar, colors.warning if content.warn else colors.accent)
         radius = round(card.height * 0.27)
         icon = stone(color, radius)
         pad = theme.pad
@@ -294,3 +325,15 @@ class SidePanel:
                                 theme.small_px + theme.px(4))
         kind = theme.fit_text(kind_text, theme.small_px, kind_rect.width)
         blit_text(surface, theme.render(kind, theme.small_px, colors.text_dim), kind_rect, "left")
+
+    def _draw_bar(self, surface: pygame.Surface, card: pygame.Rect, share: float, colour: Colour) -> None:
+        """The countdown bar along the card's foot: its full track, and the share of time left."""
+        theme = self.theme
+        height = theme.px(6)
+        track = pygame.Rect(card.left + theme.pad, card.bottom - theme.px(7) - height, card.width - 2 * theme.pad,
+                            height)
+        pygame.draw.rect(surface, self.theme.colors.track, track, border_radius=height // 2)
+        if share > 0:
+            left = track.copy()
+            left.width = max(height, round(track.width * share))
+            pygame.draw.rect(surface, colour, left, border_radius=height // 2)
