@@ -13,6 +13,7 @@ from app_input import click as click_button
 from app_input import idle_frames, press
 
 from gomoku.core.types import Color, Reason
+from gomoku.engine.api import DEFAULT_BUDGET_S, Level
 from gomoku.ui.app import App, AppOptions
 from gomoku.ui.players import AIPlayer
 
@@ -618,11 +619,12 @@ def _spend(scene, seconds: float) -> float:
     return now
 
 
-def _longest_run(app: App, rect: pygame.Rect, colour: tuple[int, int, int]) -> int:
-    """The longest horizontal run of `colour` on screen in the lower third of `rect`, borders left out."""
+def _longest_run(app: App, rect: pygame.Rect, colour: tuple[int, int, int], rows: range | None = None) -> int:
+    """The longest horizontal run of `colour` on screen in `rows` (default: the lower third) of
+    `rect`, borders left out."""
     inner = rect.inflate(-app.theme.px(24), 0)
     best = 0
-    for y in range(rect.bottom - rect.height // 3, rect.bottom - app.theme.px(6)):
+    for y in rows or range(rect.bottom - rect.height // 3, rect.bottom - app.theme.px(6)):
         run = 0
         for x in range(inner.left, inner.right):
             run = run + 1 if app.screen.get_at((x, y))[:3] == colour else 0
@@ -659,3 +661,21 @@ def test_with_only_a_move_limit_the_time_used_is_the_small_figure(make_app) -> N
     assert (white.detail, white.warn) == ("used 0:13", False)
     assert abs(white.bar - 17.5 / 30) < 0.01
     assert black.clock == "0:30" and black.detail.startswith("used ") and black.bar < 0  # its next move gets 30 s
+
+
+def test_the_computer_thinking_shows_a_spinner_its_depth_and_the_time_spent_against_its_budget(make_app) -> None:
+    app = make_app()
+    start(app, mode="ai", level="hard", human_color="black", rule="freestyle")
+    scene = app.current
+    click_point(app, (7, 7))
+    computer = scene.players[Color.WHITE]
+    frames_until(app, lambda: computer.thinking and computer.depth >= 1)  # the last frame drew it
+    rect = scene._card_rects[Color.WHITE]
+    middle = range(rect.top + rect.height * 2 // 5, rect.bottom - rect.height // 4)  # the row under the name
+    assert _longest_run(app, rect, app.theme.colors.button, middle) >= app.theme.px(60)  # the budget's bar
+    now = time.monotonic()
+    card, later = scene._card_content(Color.WHITE, now), scene._card_content(Color.WHITE, now + 0.5)
+    assert card.kind == f"depth {computer.depth}"
+    assert computer.budget_s == DEFAULT_BUDGET_S[Level.HARD]  # the search's own limit
+    assert 0 <= card.think < later.think <= 1 and abs(later.think - card.think - 0.25) < 0.05  # 0.5 s of 2 s
+    assert card.spin != later.spin  # the spinner turns

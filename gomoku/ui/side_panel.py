@@ -52,9 +52,13 @@ class CardContent(NamedTuple):
     bar: float = -1.0  # the countdown bar: the share of time left, 0..1 (-1: no bar)
     warn: bool = False  # the last seconds: red clock and bar, and the border pulses
     pulse: bool = False  # the pulse's phase (on for half of each second)
+    think: float = -1.0  # the share of the computer's time budget spent (-1: not thinking)
+    spin: int = 0  # the thinking spinner's step, 0..SPINNER_STEPS - 1
 
 
 BAR_STEPS = 400  # the countdown bar moves in steps this fine (a redraw per step, not per frame)
+THINK_HZ = 12  # the thinking bar and spinner move this often a second (a card redraw each)
+SPINNER_STEPS = 12  # dots around the spinner: one turn a second
 
 
 def card_content(theme: Theme, game: Game, color: Color, player: Player | None, now: float,
@@ -71,8 +75,15 @@ def card_content(theme: Theme, game: Game, color: Color, player: Player | None, 
     active = not game.is_over and game.to_move is color
     info = game.player(color)
     kind = player.describe() if player is not None else info.kind
-    if isinstance(player, AIPlayer) and player.thinking and player.depth:
-        kind += f"  ·  depth {player.depth}"
+    kind = f"{color.label.capitalize()}  ·  {kind}"
+    think, spin = -1.0, 0
+    if isinstance(player, AIPlayer) and player.thinking:
+        # The spinner, the depth and a bar of the time spent against the search's budget.
+        tick = int(player.spent_s(now) * THINK_HZ)
+        budget = player.budget_s
+        think = min(1.0, tick / THINK_HZ / budget) if budget > 0 else 1.0
+        spin = tick % SPINNER_STEPS
+        kind = f"depth {player.depth}" if player.depth else "thinking"
     elif isinstance(player, AIPlayer) and active and player.preparing:
         kind += "  ·  preparing the engine..."
     clock = game.clock
@@ -106,8 +117,8 @@ def card_content(theme: Theme, game: Game, color: Color, player: Player | None, 
         clock_colour = colors.warning
     bar = round(min(1.0, bar) * BAR_STEPS) / BAR_STEPS if bar >= 0 else -1.0
     pulse = warn and (now % 1.0) < 0.5
-    return CardContent(active, info.name, f"{color.label.capitalize()}  ·  {kind}", format_seconds(big),
-                       clock_colour, detail, colors.text_dim, bar, warn, pulse)
+    return CardContent(active, info.name, kind, format_seconds(big), clock_colour, detail, colors.text_dim,
+                       bar, warn, pulse, think, spin)
 
 
 @dataclass(frozen=True)
@@ -323,8 +334,40 @@ class SidePanel:
         blit_text(surface, theme.render(name, theme.text_px, colors.text, bold=True), name_rect, "left")
         kind_rect = pygame.Rect(text_left, name_rect.bottom + theme.px(4), max(1, card.right - pad - move_w - text_left),
                                 theme.small_px + theme.px(4))
+        if content.think >= 0:
+            self._draw_thinking(surface, kind_rect, kind_text, content.think, content.spin)
+            return
         kind = theme.fit_text(kind_text, theme.small_px, kind_rect.width)
         blit_text(surface, theme.render(kind, theme.small_px, colors.text_dim), kind_rect, "left")
+
+    def _draw_thinking(self, surface: pygame.Surface, row: pygame.Rect, text: str, share: float, spin: int) -> None:
+        """The computer's thinking in its kind row: a spinner, the depth, and a bar of the time
+        spent against its budget (left out when the row is too short for it)."""
+        theme, colors = self.theme, self.theme.colors
+        size = row.height
+        centre = (row.left + size // 2, row.centery)
+        dot = max(1, size // 9)
+        ring = size // 2 - dot
+        for index in range(SPINNER_STEPS):
+            age = (spin - index) % SPINNER_STEPS  # 0: the head, brightest; the tail fades
+            fade = age / SPINNER_STEPS
+            colour = tuple(round(a + (b - a) * fade) for a, b in zip(colors.accent, colors.field, strict=True))
+            angle = 2 * math.pi * index / SPINNER_STEPS
+            pygame.draw.circle(surface, colour, (round(centre[0] + ring * math.sin(angle)),
+                                                 round(centre[1] - ring * math.cos(angle))), dot)
+        text_rect = pygame.Rect(row.left + size + theme.px(6), row.top, max(1, row.width - size - theme.px(6)),
+                                row.height)
+        label = theme.render(theme.fit_text(text, theme.small_px, text_rect.width), theme.small_px, colors.text)
+        drawn = blit_text(surface, label, text_rect, "left")
+        track = pygame.Rect(drawn.right + theme.pad, 0, row.right - drawn.right - theme.pad, theme.px(8))
+        if track.width < theme.px(30):
+            return
+        track.centery = row.centery
+        pygame.draw.rect(surface, colors.button, track, border_radius=track.height // 2)
+        if share > 0:
+            spent = track.copy()
+            spent.width = max(track.height, round(track.width * share))
+            pygame.draw.rect(surface, colors.accent, spent, border_radius=track.height // 2)
 
     def _draw_bar(self, surface: pygame.Surface, card: pygame.Rect, share: float, colour: Colour) -> None:
         """The countdown bar along the card's foot: its full track, and the share of time left."""
@@ -332,7 +375,7 @@ class SidePanel:
         height = theme.px(6)
         track = pygame.Rect(card.left + theme.pad, card.bottom - theme.px(7) - height, card.width - 2 * theme.pad,
                             height)
-        pygame.draw.rect(surface, self.theme.colors.track, track, border_radius=height // 2)
+        pygame.draw.rect(surface, self.theme.colors.button, track, border_radius=height // 2)
         if share > 0:
             left = track.copy()
             left.width = max(height, round(track.width * share))
