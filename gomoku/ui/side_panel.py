@@ -57,8 +57,8 @@ class CardContent(NamedTuple):
 
 
 BAR_STEPS = 400  # the countdown bar moves in steps this fine (a redraw per step, not per frame)
-THINK_HZ = 12  # the thinking bar and spinner move this often a second (a card redraw each)
-SPINNER_STEPS = 12  # dots around the spinner: one turn a second
+THINK_HZ = 8  # the thinking bar and spinner move this often a second (a card redraw each)
+SPINNER_STEPS = 12  # dots around the spinner: a turn in 1.5 s
 
 
 def card_content(theme: Theme, game: Game, color: Color, player: Player | None, now: float,

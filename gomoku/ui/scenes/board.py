@@ -805,8 +805,8 @@ class BoardScene(Scene):
                 self.status = f"Preparing the engine (first launch only){dots}"
             elif not player.thinking:
                 self.status = f"Computer getting ready{dots}"
-            else:  # the computer's card shows the depth
-                self.status = f"Computer thinking{dots}"
+            else:  # the computer's card shows the depth, and its spinner says it is alive
+                self.status = "Computer thinking..."
         elif self._hint_request is not None:
             self.status = "Looking for a good move..."
         elif self.hint is not None:
