@@ -13,6 +13,7 @@ from app_input import click as click_button
 from app_input import idle_frames, press
 
 from gomoku.core.types import Color, Reason
+from gomoku.engine.api import DEFAULT_BUDGET_S, Level
 from gomoku.ui.app import App, AppOptions
 from gomoku.ui.players import AIPlayer
 
@@ -572,3 +573,110 @@ def test_a_narrow_window_keeps_a_panel_wide_enough_for_names_and_status(make_app
     assert theme.font(theme.text_px, True).size(scene.status)[0] <= scene._status_rect.width
     name_room = scene._card_rects[Color.WHITE].width - theme.px(170)  # icon and clock beside it
     assert theme.font(theme.text_px, True).size("Computer")[0] <= name_room
+
+
+@pytest.mark.parametrize("window", [(1280, 800), (640, 400)])
+def test_after_five_every_stone_stays_in_view_and_the_result_card_sits_in_the_panel(make_app, window) -> None:
+    app = make_app(size=window)
+    black = [(3, 9), (4, 8), (5, 7), (6, 6)]  # h10 makes five across the middle
+    white = [(7, 0), (5, 1), (9, 1), (11, 0)]  # near the top middle, where a banner would go
+    moves = [p for pair in zip(black, white, strict=True) for p in pair]
+    start(app, mode="local", rule="freestyle", moves=[list(p) for p in moves])
+    wood = _shade_at(app, (10, 12))
+    click_point(app, (7, 5))
+    app.frame()
+    scene = app.current
+    assert scene.game.is_over and "wins" in scene.status
+    for point in scene.game.board.moves:  # each stone shows its own colour, nothing over it
+        shade = _shade_at(app, point)
+        assert shade < wood - 50 if scene.game.board[point] == Color.BLACK else shade > wood + 30, point
+    assert scene._overlay().winning_line == scene.game.result.line  # ringed
+    card = scene.panel.result_rect
+    assert card is not None and scene.panel_rect.contains(card) and not card.colliderect(scene.board_area)
+    for button in scene.end_buttons.values():
+        assert card.contains(button.rect)
+    click_button(app, scene.end_buttons["review"].rect)
+    assert app.current_name == "review"
+
+
+def test_an_undo_after_the_end_takes_the_result_card_away(make_app) -> None:
+    app = make_app()
+    moves = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8)]
+    start(app, mode="local", rule="freestyle", moves=[list(p) for p in moves])
+    scene = app.current
+    click_point(app, (11, 7))
+    assert scene.game.is_over and scene.panel.result_rect is not None
+    press(app, pygame.K_u)  # two players: the winning stone goes back, the game goes on
+    app.frame()
+    assert not scene.game.is_over and scene.panel.result_rect is None
+    assert scene.status.startswith("Player to move")
+
+
+def _spend(scene, seconds: float) -> float:
+    """The side to move has used `seconds` of its move (the clock is moved; nobody waits)."""
+    now = time.monotonic()
+    scene.game.clock.pause(now)
+    scene.game.clock.resume(now - seconds)
+    return now
+
+
+def _longest_run(app: App, rect: pygame.Rect, colour: tuple[int, int, int], rows: range | None = None) -> int:
+    """The longest horizontal run of `colour` on screen in `rows` (default: the lower third) of
+    `rect`, borders left out."""
+    inner = rect.inflate(-app.theme.px(24), 0)
+    best = 0
+    for y in rows or range(rect.bottom - rect.height // 3, rect.bottom - app.theme.px(6)):
+        run = 0
+        for x in range(inner.left, inner.right):
+            run = run + 1 if app.screen.get_at((x, y))[:3] == colour else 0
+            best = max(best, run)
+    return best
+
+
+def test_a_move_countdown_is_the_big_number_and_its_last_seconds_show_a_draining_red_bar(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle", moves=[[7, 7]],
+          time_control={"game_s": 300, "increment_s": 0, "move_s": 30})
+    scene = app.current
+    now = _spend(scene, 23.0)  # white has 7 s left for this move, 4:37 on its game clock
+    card = scene._card_content(Color.WHITE, now)
+    assert card.clock == "0:07"  # the move's countdown is the big number, not the game clock
+    assert card.detail == "game 4:37"
+    assert card.warn and card.clock_colour == app.theme.colors.warning
+    assert card.pulse != scene._card_content(Color.WHITE, now + 0.5).pulse  # the border pulses
+    assert scene._card_content(Color.BLACK, now).clock == "5:00"  # waiting: its game time
+    app.frame()
+    rect = scene._card_rects[Color.WHITE]
+    track = rect.width - app.theme.px(24)
+    assert abs(_longest_run(app, rect, app.theme.colors.warning) - track * 7 / 30) <= track * 0.04
+    assert _longest_run(app, scene._card_rects[Color.BLACK], app.theme.colors.warning) == 0
+
+
+def test_with_only_a_move_limit_the_time_used_is_the_small_figure(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle", moves=[[7, 7]], time_control={"move_s": 30})
+    scene = app.current
+    now = _spend(scene, 12.5)
+    white, black = scene._card_content(Color.WHITE, now), scene._card_content(Color.BLACK, now)
+    assert white.clock == "0:18"  # the move's countdown, not the time used
+    assert (white.detail, white.warn) == ("used 0:13", False)
+    assert abs(white.bar - 17.5 / 30) < 0.01
+    assert black.clock == "0:30" and black.detail.startswith("used ") and black.bar < 0  # its next move gets 30 s
+
+
+def test_the_computer_thinking_shows_a_spinner_its_depth_and_the_time_spent_against_its_budget(make_app) -> None:
+    app = make_app()
+    start(app, mode="ai", level="hard", human_color="black", rule="freestyle")
+    scene = app.current
+    click_point(app, (7, 7))
+    computer = scene.players[Color.WHITE]
+    frames_until(app, lambda: computer.thinking and computer.depth >= 1)  # the last frame drew it
+    rect = scene._card_rects[Color.WHITE]
+    middle = range(rect.top + rect.height * 2 // 5, rect.bottom - rect.height // 4)  # the row under the name
+    assert _longest_run(app, rect, app.theme.colors.button, middle) >= app.theme.px(60)  # the budget's bar
+    now = time.monotonic()
+    card, later = scene._card_content(Color.WHITE, now), scene._card_content(Color.WHITE, now + 0.5)
+    assert card.kind == f"depth {computer.depth}"
+    assert computer.budget_s == DEFAULT_BUDGET_S[Level.HARD]  # the search's own limit
+    assert 0 <= card.think < later.think <= 1 and abs(later.think - card.think - 0.25) < 0.05  # 0.5 s of 2 s
+    assert card.spin != later.spin  # the spinner turns

@@ -160,3 +160,14 @@ def test_game_setup_reports_bad_values_and_uses_the_settings() -> None:
     assert len(problems) == 4
     assert setup.mode == "ai" and setup.level is Level.MEDIUM and setup.size == 15
     assert setup.time_control.is_untimed
+
+
+def test_ai_player_reports_its_search_budget_and_the_time_spent_while_thinking(engine: EngineSession) -> None:
+    ai = AIPlayer(Color.WHITE, "Computer", engine, Level.EASY, limit=lambda: SearchLimit(time_s=1.5))
+    assert ai.budget_s == 0.0 and ai.spent_s(time.monotonic()) == 0.0
+    ai.begin_turn(Board.from_moves([(7, 7)]))
+    now = time.monotonic()
+    assert ai.budget_s == 1.5  # the limit this search was given
+    assert 0.9 <= ai.spent_s(now + 1.0) <= 1.1
+    ai.cancel()
+    assert ai.budget_s == 0.0 and ai.spent_s(now + 1.0) == 0.0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 import queue
 import random
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -346,10 +347,21 @@ class AIPlayer(Player):
         self._limit = limit or (lambda: ai_limit(level))
         self._request: int | None = None
         self._depth = 0
+        self._budget_s = 0.0
+        self._began = 0.0  # time.monotonic() when the current search was asked for
 
     @property
     def thinking(self) -> bool:
         return self._request is not None
+
+    @property
+    def budget_s(self) -> float:
+        """The time budget of the search in flight (its SearchLimit), 0.0 when not thinking."""
+        return self._budget_s if self._request is not None else 0.0
+
+    def spent_s(self, now: float) -> float:
+        """Seconds the search in flight has run at `now` (time.monotonic()), 0.0 when not thinking."""
+        return max(0.0, now - self._began) if self._request is not None else 0.0
 
     @property
     def depth(self) -> int:
@@ -367,7 +379,10 @@ class AIPlayer(Player):
     def begin_turn(self, board: Board) -> None:
         self.cancel()
         self._depth = 0
-        self._request = self.engine.submit(Position.from_board(board), self.level, self._limit())
+        limit = self._limit()
+        self._budget_s = limit.time_s
+        self._began = time.monotonic()
+        self._request = self.engine.submit(Position.from_board(board), self.level, limit)
 
     def poll(self) -> Point | None:
         if self._request is None:

@@ -24,11 +24,12 @@ from gomoku.core.clock import Clock
 from gomoku.core.game import Game
 from gomoku.core.notation import format_point
 from gomoku.core.records import GameRecord, RecordError
-from gomoku.core.types import Color, IllegalMoveError, Outcome, Point, Reason, Rule
+from gomoku.core.types import Color, IllegalMoveError, Outcome, Point, Rule
 from gomoku.engine.api import Level, Position, SearchLimit, SearchResult
 from gomoku.ui import autosave
 from gomoku.ui.board_view import BoardView, Overlay, board_and_panel
 from gomoku.ui.duel_overlay import DuelOverlay
+from gomoku.ui.game_over import GameOverCard, reason_text, result_title
 from gomoku.ui.lan_link import LanLink
 from gomoku.ui.move_list import MoveList
 from gomoku.ui.players import (
@@ -43,25 +44,24 @@ from gomoku.ui.players import (
     ai_limit,
 )
 from gomoku.ui.scene import Scene
-from gomoku.ui.widgets import Button, blit_text, wrap_text
+from gomoku.ui.side_panel import (
+    FORBIDDEN_HINT,
+    KEYS_HINT,
+    WARN_SECONDS,
+    CardContent,
+    PanelContent,
+    SidePanel,
+    card_content,
+)
+from gomoku.ui.widgets import Button
 
 HINT_LIMIT = SearchLimit(time_s=1.0)
 SETTLE_SECONDS = 0.14  # a new stone lands slightly large and settles in this time
 SETTLE_GROW = 0.12
-WARN_SECONDS = 10.0
 CONFIRM_SECONDS = 3.0
 ARROW_STEPS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, -1), pygame.K_DOWN: (0, 1)}
 PLACE_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
-KEYS_HINT = "Arrows + Enter play · U undo · R restart · H hint · N numbers · Esc menu"
-FORBIDDEN_HINT = "Red crosses: points black may not play (renju)"
 STUCK_STATUS = "Stuck: undo or restart"  # the notice says why; the status line is short
-REASON_TEXT = {
-    Reason.FIVE: "five in a row",
-    Reason.RESIGN: "resignation",
-    Reason.TIMEOUT: "time ran out",
-    Reason.DISCONNECT: "the opponent left",
-    Reason.FULL_BOARD: "the board is full",
-}
 
 
 def _confirm_text(key: str) -> str:
@@ -75,14 +75,6 @@ def point_name(point: Point, size: int) -> str:
     return format_point(point, size)
 
 
-def format_seconds(seconds: float) -> str:
-    """m:ss (h:mm:ss from an hour), rounding up so 0:00 means the time is really gone."""
-    whole = max(0, math.ceil(seconds - 1e-9))
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
-
-
 class BoardScene(Scene):
     """Plays one game; the two players are asked for moves the same way (see players.py)."""
 
@@ -94,23 +86,11 @@ class BoardScene(Scene):
         self.view = BoardView(15)
         self.board_area = pygame.Rect(0, 0, 600, 600)
         self.panel_rect = pygame.Rect(600, 0, 400, 600)
-        self.banner_rect = pygame.Rect(0, 0, 0, 0)
+        self.panel = SidePanel(theme)  # the cards, status, move list and buttons
+        self.result_card = GameOverCard(theme)  # in the panel once the game is over
+        self._result_shown = False  # the panel is laid out with the result card
         self._placed_at = -1.0  # when the newest stone landed (monotonic seconds)
         self._pending_request: str | None = None  # "undo" or "restart" awaiting a remote answer
-        self.buttons = {
-            "undo": Button(theme, "Undo", hotkey=pygame.K_u),
-            "restart": Button(theme, "Restart", hotkey=pygame.K_r),
-            "resign": Button(theme, "Resign"),
-            "hint": Button(theme, "Hint", hotkey=pygame.K_h),
-            "save": Button(theme, "Save"),
-            "menu": Button(theme, "Menu", hotkey=pygame.K_ESCAPE),
-        }
-        self.end_buttons = {
-            "rematch": Button(theme, "Rematch", primary=True),
-            "review": Button(theme, "Review"),
-            "save": Button(theme, "Save"),
-            "menu": Button(theme, "Menu"),
-        }
         self.setup = GameSetup()
         infos = self.setup.player_infos()
         self.game = Game(Board(), infos[Color.BLACK], infos[Color.WHITE])
@@ -135,23 +115,39 @@ class BoardScene(Scene):
         self._armed: str | None = None  # a button waiting for its confirming second click
         self._armed_left = 0.0
         self.status = ""
-        self.move_list = MoveList(theme)
-        self._title_pos = (0, 0)
-        self._card_rects: dict[Color, pygame.Rect] = {}
-        self._status_rect = pygame.Rect(0, 0, 0, 0)
-        self._keys_rect: pygame.Rect | None = None
-        self._keys_lines: list[str] = [KEYS_HINT]
         self._backdrop: pygame.Surface | None = None  # background + settled board + panel, see draw
         self._board_key: tuple[Any, ...] | None = None
-        self._panel_keys: dict[str, tuple[Any, ...]] = {}
         self._board_look: tuple[Any, ...] | None = None
-        self._buttons_area = pygame.Rect(0, 0, 0, 0)
-        self._banner_shade: pygame.Surface | None = None
         self._frame_key: int | None = None  # the surface the last full frame went to (see draw)
         self.lan: LanLink | None = None  # the LAN duel shown, if this is one
         self._lan_version = -1  # the link's position version this scene installed
         self._lan_placed = 0
         self.duel = DuelOverlay(theme)
+
+    # The panel and the result card own these; the scene's names stay for its callers and tests.
+    @property
+    def buttons(self) -> dict[str, Button]:
+        return self.panel.buttons
+
+    @property
+    def move_list(self) -> MoveList:
+        return self.panel.move_list
+
+    @property
+    def end_buttons(self) -> dict[str, Button]:
+        return self.result_card.buttons
+
+    @property
+    def banner_rect(self) -> pygame.Rect:
+        return self.result_card.rect
+
+    @property
+    def _card_rects(self) -> dict[Color, pygame.Rect]:
+        return self.panel.card_rects
+
+    @property
+    def _status_rect(self) -> pygame.Rect:
+        return self.panel.status_rect
 
     # --- entering and leaving ------------------------------------------------------------
 
@@ -312,90 +308,24 @@ class BoardScene(Scene):
         self._frame_key = None
         self.board_area, self.panel_rect = board_and_panel(size, theme.px)
         self.view.layout(self.board_area)
-        pad = theme.pad
-        button_h = theme.control_h
-        columns = 2
-        cell_w = (self.panel_rect.width - 2 * pad - (columns - 1) * pad) // columns
-        order = ["undo", "restart", "hint", "resign", "save", "menu"]
-        rows = len(order) // columns
-        top = self.panel_rect.bottom - pad - rows * button_h - (rows - 1) * pad
-        for index, key in enumerate(order):
-            row, col = divmod(index, columns)
-            self.buttons[key].rect = pygame.Rect(
-                self.panel_rect.left + pad + col * (cell_w + pad), top + row * (button_h + pad), cell_w, button_h
-            )
         self._layout_panel()
-        self._place_banner()
 
     def _layout_panel(self) -> None:
-        """Title, player cards, status line, move list and keys line, top to bottom."""
+        """The panel's parts, with the result card once the game is over; in a LAN duel also
+        the chat box (in the panel) and the duel's card (over the board)."""
         theme = self.app.theme
-        pad = theme.pad
-        inner = self.panel_rect.inflate(-2 * pad, -2 * pad)
-        title_h = theme.font(theme.small_px + theme.px(2)).get_linesize()
-        self._title_pos = (inner.left + pad // 2, inner.top + theme.px(4))
-        top = inner.top + theme.px(4) + title_h + pad
-        card_h = theme.px(96)
-        self._card_rects = {}
-        for color in (Color.BLACK, Color.WHITE):
-            self._card_rects[color] = pygame.Rect(inner.left, top, inner.width, card_h)
-            top += card_h + pad
-        self._status_rect = pygame.Rect(inner.left + pad // 2, top + pad // 2, inner.width - pad, theme.text_px + pad)
-        self._keys_lines = wrap_text(KEYS_HINT, theme.font(theme.small_px), inner.width)
-        keys_h = theme.font(theme.small_px).get_linesize() * len(self._keys_lines)
-        keys_rect = pygame.Rect(inner.left, self.buttons["undo"].rect.top - pad - keys_h, inner.width, keys_h)
-        fits = len(self._keys_lines) <= 2
-        self._keys_rect = keys_rect if fits and keys_rect.top > self._status_rect.bottom else None
-        if self.lan is not None:  # a LAN duel: the chat box takes the keys line's place
-            chat_h = DuelOverlay.chat_height(theme)
-            chat_rect = pygame.Rect(inner.left, self.buttons["undo"].rect.top - pad - chat_h, inner.width, chat_h)
+        chat_h = DuelOverlay.chat_height(theme) if self.lan is not None else None
+        lines = 2 if self.lan is not None else 1  # a duel's reason may add "... wants a rematch"
+        self._result_shown = self.game.is_over
+        result_h = GameOverCard.height(theme, lines) if self._result_shown else 0
+        chat_rect = self.panel.layout(self.panel_rect, chat_h, result_h)
+        if self.panel.result_rect is not None:
+            self.result_card.place(self.panel.result_rect, lines)
+        if chat_rect is not None:
             self.duel.layout(self.board_area, chat_rect, self._stone_centres())
-            self._keys_rect = chat_rect if chat_rect.top > self._status_rect.bottom + pad else None
-        list_bottom = (self._keys_rect.top if self._keys_rect is not None else self.buttons["undo"].rect.top) - pad
-        list_top = self._status_rect.bottom + pad
-        self.move_list.rect = pygame.Rect(inner.left, list_top, inner.width, max(0, list_bottom - list_top))
-        self._buttons_area = self.buttons["undo"].rect.unionall([b.rect for b in self.buttons.values()])
-        self.move_list.visible = self.move_list.rect.height >= 2 * self.move_list.line_h
 
     def _stone_centres(self) -> list[tuple[int, int]]:
         return [self.view.geometry.center(point) for point in self.game.board.moves]
-
-    def _place_banner(self) -> None:
-        """Put the game-over banner across the board, in the half away from the winning line
-        (or from the last stone when the game ended another way)."""
-        theme = self.app.theme
-        pad, button_h = theme.pad, theme.control_h
-        banner_w = min(self.board_area.width - 2 * pad, theme.px(640))
-        banner_h = theme.px(190)
-        rect = pygame.Rect(0, 0, banner_w, banner_h)
-        rect.centerx = self.board_area.centerx
-        outcome = self.game.result
-        keep: tuple[Point, ...] = ()  # the stones the banner must not hide
-        if outcome is not None and outcome.line:
-            keep = tuple(outcome.line)
-        elif self.game.board.last_move is not None:  # resigned or out of time: the last stone
-            keep = (self.game.board.last_move,)
-        radius = self.view.geometry.stone_radius
-        spots = [pygame.Rect(0, 0, 2 * radius, 2 * radius) for _ in keep]
-        for spot, point in zip(spots, keep, strict=True):
-            spot.center = self.view.geometry.center(point)
-        mean_y = sum(spot.centery for spot in spots) / len(spots) if spots else self.board_area.bottom
-        candidates = []
-        for inset in (self.board_area.height // 8, pad):  # nearer the edge only if needed
-            upper, lower = rect.copy(), rect.copy()
-            upper.top = self.board_area.top + inset
-            lower.bottom = self.board_area.bottom - inset
-            # The half away from those stones first.
-            candidates += [lower, upper] if mean_y < self.board_area.centery else [upper, lower]
-        rect = min(candidates, key=lambda place: len(place.collidelistall(spots)))  # first of the fewest
-        if rect == self.banner_rect:
-            return
-        self.banner_rect = rect
-        end_w = (banner_w - 5 * pad) // 4
-        for index, key in enumerate(["rematch", "review", "save", "menu"]):
-            self.end_buttons[key].rect = pygame.Rect(
-                rect.left + pad + index * (end_w + pad), rect.bottom - pad - button_h, end_w, button_h
-            )
 
     # --- input ---------------------------------------------------------------------------
 
@@ -403,10 +333,10 @@ class BoardScene(Scene):
         if self.lan is not None and self._handle_lan_event(event):
             return
         if self.game.is_over:
-            for key, button in self.end_buttons.items():
-                if button.handle_event(event):
-                    self._end_action(key)
-                    return
+            end_key = self.result_card.handle_event(event)
+            if end_key is not None:
+                self._end_action(end_key)
+                return
         for key, button in self.buttons.items():
             if button.handle_event(event):
                 self._action(key)
@@ -558,10 +488,6 @@ class BoardScene(Scene):
             record = self._record()
             back = {"mode": "lan"} if self.lan is not None else {"snapshot": record}
             self.app.switch("review", {"record": record, "back": "board", "back_data": back})
-        elif key == "save":
-            self.open_save()
-        elif key == "menu":
-            self.app.switch("menu", {})
 
     def _confirm(self, key: str) -> bool:
         """A second click within a few seconds confirms `key`; the first one asks."""
@@ -704,8 +630,8 @@ class BoardScene(Scene):
         self._report_autosave_errors()
         if self.game.is_over and not self._finished_handled:
             self._finish()
-        if self.game.is_over:
-            self._place_banner()
+        if self.game.is_over != self._result_shown:  # ended, or reopened by an undo
+            self._layout_panel()
         self._refresh_status()
 
     def _update_lan(self, now: float) -> None:
@@ -735,8 +661,8 @@ class BoardScene(Scene):
             self._tick_countdown(now)
         if self.game.is_over and not self._finished_handled:
             self._finish()
-        if self.game.is_over:
-            self._place_banner()
+        if self.game.is_over != self._result_shown:
+            self._layout_panel()
         rematch = self.end_buttons["rematch"]
         rematch.text = "Waiting..." if link.ready_mine else "Rematch"
         rematch.enabled = link.phase == "connected" and not link.ready_mine
@@ -893,8 +819,8 @@ class BoardScene(Scene):
                 self.status = f"Preparing the engine (first launch only){dots}"
             elif not player.thinking:
                 self.status = f"Computer getting ready{dots}"
-            else:  # the computer's card shows the depth
-                self.status = f"Computer thinking{dots}"
+            else:  # the computer's card shows the depth, and its spinner says it is alive
+                self.status = "Computer thinking..."
         elif self._hint_request is not None:
             self.status = "Looking for a good move..."
         elif self.hint is not None:
@@ -918,14 +844,14 @@ class BoardScene(Scene):
         return f"{opponent} to move"
 
     def _result_title(self, outcome: Outcome) -> str:
-        if outcome.winner is None:
-            return "Connection lost" if outcome.reason is Reason.DISCONNECT else "A draw"
-        if self._requester() is not None:  # one person at this screen
-            if outcome.winner is self.setup.human_color:
-                return "You win!"
-            winner = self.players[outcome.winner]
-            return "The computer wins" if isinstance(winner, AIPlayer) else f"{winner.name} wins"
-        return f"{self.game.player(outcome.winner).name} wins ({outcome.winner.label})"
+        return result_title(outcome, self.game, self.players, self._requester())
+
+    def _reason_text(self, outcome: Outcome) -> str:
+        link = self.lan
+        rematch_from = None
+        if link is not None and link.ready_theirs and link.info is not None:
+            rematch_from = link.info.opponent_name
+        return reason_text(outcome, self.game, self._requester(), rematch_from)
 
     def _overlay(self) -> Overlay:
         game = self.game
@@ -955,7 +881,7 @@ class BoardScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         """Bring the cached backdrop up to date, copy to the screen only the parts that changed,
-        then draw what moves over the board: the newest stone, markers, the banner.
+        then draw what moves over the board: the newest stone, markers, a duel's card.
 
         The screen keeps the last frame, so an unchanged part is not copied again; after a
         notice (the app draws those on top) or another scene, the whole backdrop is."""
@@ -964,7 +890,7 @@ class BoardScene(Scene):
         overlay = self._overlay()
         now = time.monotonic()
         duel_look = self.duel.appearance(self.lan, now) if self.lan is not None else None
-        board_look = (overlay, self._banner_content(), duel_look)
+        board_look = (overlay, duel_look)
         covered = bool(self.app.notices) or self._covered_last_frame
         self._covered_last_frame = bool(self.app.notices)
         backdrop = self._backdrop
@@ -984,22 +910,12 @@ class BoardScene(Scene):
         self._unchanged = not changed and not redraw_board
         if redraw_board:
             self.view.draw_overlay(surface, self.game.board, overlay)
-            if self.game.is_over:
-                self._draw_banner(surface)
             if self.lan is not None:
                 self.duel.draw_card(surface, self.lan, now)
 
     def forget_screen(self) -> None:
         super().forget_screen()
         self._frame_key = None
-
-    def _banner_content(self) -> tuple[Any, ...] | None:
-        """What the end-of-game banner shows (None while the game goes on)."""
-        outcome = self.game.result
-        if outcome is None:
-            return None
-        return (tuple(self.banner_rect), self._result_title(outcome), self._reason_text(outcome),
-                tuple(button.appearance for button in self.end_buttons.values()))
 
     def _update_backdrop(self, size: tuple[int, int]) -> list[pygame.Rect] | None:
         """Redraw the parts of the cached backdrop (background, board with its settled stones,
@@ -1010,7 +926,7 @@ class BoardScene(Scene):
             self._backdrop = pygame.Surface(size)
             theme.draw_background(self._backdrop)
             self._board_key = None
-            self._panel_keys = {}
+            self.panel.forget()
             changed = None
         backdrop = self._backdrop
         board = self.game.board
@@ -1022,46 +938,37 @@ class BoardScene(Scene):
             self._board_key = board_key
             if changed is not None:
                 changed.append(self.board_area)
-        parts = self._panel_parts(time.monotonic())
-        if parts["frame"][1] != self._panel_keys.get("frame"):
-            theme.draw_background(backdrop, self.panel_rect)  # the rounded corners show it
-            self._draw_panel_frame(backdrop)
-            self._panel_keys = {}
-            if changed is not None:
-                changed.append(self.panel_rect)
-        for name, (rect, content) in parts.items():
-            if content == self._panel_keys.get(name):
-                continue
-            if name != "frame":
-                backdrop.fill(theme.colors.panel, rect)
-                self._draw_panel_part(backdrop, name, rect, content)
-                if changed is not None:
-                    changed.append(rect)
-            self._panel_keys[name] = content
+        lan, outcome = self.lan, self.game.result
+        draw_chat = (lambda surface: self.duel.draw_chat(surface, lan)) if lan is not None else None
+        draw_result = None
+        if outcome is not None:
+            title, reason = self._result_title(outcome), self._reason_text(outcome)
+            draw_result = functools.partial(self.result_card.draw, title=title, reason=reason)
+        panel_changed = self.panel.refresh(backdrop, self._panel_content(time.monotonic()), self.view.stone,
+                                           draw_chat, draw_result)
+        if changed is not None:
+            changed += panel_changed
         return changed
 
-    def _panel_parts(self, now: float) -> dict[str, tuple[pygame.Rect, tuple[Any, ...]]]:
-        """The side panel's parts: each one's rect and everything it shows, as plain values;
-        a part is redrawn when its values change (a clock each second, a status, a hover)."""
-        theme = self.app.theme
-        colors = theme.colors
+    def _panel_content(self, now: float) -> PanelContent:
+        """What the side panel shows this frame (it redraws only the parts that changed)."""
+        colors = self.app.theme.colors
         self._sync_buttons()
         self.move_list.set_moves(self.game.board.moves, self.game.board.size)
         move_text = f"Move {self.game.board.ply + (0 if self.game.is_over else 1)}"
+        outcome = self.game.result
         status_colour = colors.accent if self.game.is_over else colors.text
-        parts = {
-            "frame": (self.panel_rect, (tuple(self.panel_rect), theme.scale, self._panel_title())),
-            "black": (self._card_rects[Color.BLACK], self._card_content(Color.BLACK, now)),
-            "white": (self._card_rects[Color.WHITE], self._card_content(Color.WHITE, now)),
-            "status": (self._status_rect, (move_text, self.status, status_colour)),
-            "moves": (self.move_list.rect, self.move_list.appearance),
-            "buttons": (self._buttons_area, tuple(button.appearance for button in self.buttons.values())),
-        }
-        if self._keys_rect is not None and self.lan is not None:
-            parts["chat"] = (self._keys_rect, self.duel.chat_appearance(self.lan))
-        elif self._keys_rect is not None:
-            parts["keys"] = (self._keys_rect, (self._keys_text(),))
-        return parts
+        return PanelContent(
+            title=self._panel_title(),
+            cards=(self._card_content(Color.BLACK, now), self._card_content(Color.WHITE, now)),
+            move_text=move_text,
+            status=self.status,
+            status_colour=status_colour,
+            keys=self._keys_text(),
+            chat=self.duel.chat_appearance(self.lan) if self.lan is not None else None,
+            result=(self.result_card.appearance(self._result_title(outcome), self._reason_text(outcome))
+                    if outcome is not None else None),
+        )
 
     def _keys_text(self) -> str:
         """The line above the buttons: the keys, or what the red crosses mean while they show."""
@@ -1071,52 +978,12 @@ class BoardScene(Scene):
             return FORBIDDEN_HINT
         return KEYS_HINT
 
-    def _draw_panel_frame(self, surface: pygame.Surface) -> None:
-        theme, colors = self.app.theme, self.app.theme.colors
-        panel = self.panel_rect
-        pygame.draw.rect(surface, colors.panel, panel, border_radius=theme.radius)
-        pygame.draw.rect(surface, colors.panel_border, panel, theme.px(2), theme.radius)
-        title_px = theme.small_px + theme.px(2)
-        title_text = theme.fit_text(self._panel_title(), title_px, panel.right - theme.pad - self._title_pos[0])
-        title = theme.render(title_text, title_px, colors.text_dim)
-        surface.blit(title, self._title_pos)
-
     def _panel_title(self) -> str:
         rule_text = {Rule.FREESTYLE: "Freestyle", Rule.STANDARD: "Standard", Rule.RENJU: "Renju"}[self.setup.rule]
         mode_text = "vs Computer" if self.setup.mode == "ai" else "Two players"
         if self.lan is not None:
             mode_text = "LAN duel (host)" if self.lan.is_host else "LAN duel"
         return f"{mode_text}  ·  {rule_text} {self.setup.size}x{self.setup.size}"
-
-    def _draw_panel_part(self, surface: pygame.Surface, name: str, rect: pygame.Rect,
-                         content: tuple[Any, ...]) -> None:
-        theme, colors = self.app.theme, self.app.theme.colors
-        if name in ("black", "white"):
-            self._draw_player_card(surface, rect, content)
-        elif name == "status":
-            move_text, status_text, status_colour = content
-            move_label = theme.render(move_text, theme.small_px + theme.px(2), colors.text_dim)
-            status_width = rect.width - move_label.get_width() - theme.pad
-            if theme.font(theme.text_px, True).size(status_text)[0] > status_width:
-                status_width = rect.width  # too narrow for both: the status matters more
-            else:
-                blit_text(surface, move_label, rect, "right")
-            status = theme.fit_text(status_text, theme.text_px, status_width, bold=True)
-            blit_text(surface, theme.render(status, theme.text_px, status_colour, bold=True), rect, "left")
-        elif name == "moves":
-            self.move_list.draw(surface)
-        elif name == "buttons":
-            for button in self.buttons.values():
-                button.draw(surface)
-        elif name == "chat" and self.lan is not None:
-            self.duel.draw_chat(surface, self.lan)
-        elif name == "keys":
-            lines = self._keys_lines if content[0] == KEYS_HINT else [content[0]]
-            line_h = rect.height // len(self._keys_lines)
-            top = rect.top + (rect.height - line_h * len(lines)) // 2
-            for index, line in enumerate(lines):
-                line_rect = pygame.Rect(rect.left, top + index * line_h, rect.width, line_h)
-                blit_text(surface, theme.render(line, theme.small_px, colors.text_dim), line_rect, "center")
 
     def _sync_buttons(self) -> None:
         game = self.game
@@ -1137,100 +1004,6 @@ class BoardScene(Scene):
             self.buttons["restart"].enabled = playing and link.my_request is None
             self.buttons["resign"].enabled = playing
 
-    def _card_content(self, color: Color, now: float) -> tuple[Any, ...]:
-        """What one player's card shows: (active, name, kind line, clock, its colour, move clock, its colour)."""
-        colors = self.app.theme.colors
-        game = self.game
-        active = not game.is_over and game.to_move is color
-        player = self.players.get(color)
-        info = game.player(color)
-        kind = player.describe() if player is not None else info.kind
-        if isinstance(player, AIPlayer) and player.thinking and player.depth:
-            kind += f"  ·  depth {player.depth}"
-        elif isinstance(player, AIPlayer) and active and player.preparing:
-            kind += "  ·  preparing the engine..."
-        clock = game.clock
-        remaining = clock.remaining(color, now)
-        if math.isinf(remaining):
-            used = sum(game.move_times[color - 1 :: 2]) + (clock.used_in_move(now) if active else 0.0)
-            clock_text, clock_colour = format_seconds(used), colors.text_dim
-        else:
-            clock_text = format_seconds(remaining)
-            clock_colour = colors.warning if active and self._time_left(now) <= WARN_SECONDS else colors.text
-        move_text, move_colour = "", colors.text_dim
-        if clock.control.move_s and active:
-            left = clock.move_remaining(now)
-            move_text = f"move {format_seconds(left)}"
-            move_colour = colors.warning if left <= WARN_SECONDS else colors.text_dim
-        return (active, info.name, f"{color.label.capitalize()}  ·  {kind}", clock_text, clock_colour,
-                move_text, move_colour)
-
-    def _draw_player_card(self, surface: pygame.Surface, card: pygame.Rect, content: tuple[Any, ...]) -> None:
-        theme, colors = self.app.theme, self.app.theme.colors
-        active, name_text, kind_text, clock_text, clock_colour, move_text, move_colour = content
-        color = Color.BLACK if card == self._card_rects[Color.BLACK] else Color.WHITE
-        pygame.draw.rect(surface, colors.field, card, border_radius=theme.radius)
-        border = colors.accent if active else colors.panel_border
-        pygame.draw.rect(surface, border, card, theme.px(3 if active else 1), theme.radius)
-        radius = round(card.height * 0.27)
-        icon = self.view.stone(color, radius)
-        pad = theme.pad
-        surface.blit(icon, icon.get_rect(center=(card.left + pad + radius + theme.px(4), card.centery)))
-        text_left = card.left + 2 * pad + 2 * radius + theme.px(6)
-        # The clocks on the right take what they need; the name and the kind line get the rest.
-        clock = theme.render(clock_text, theme.heading_px, clock_colour, bold=True)
-        clock_rect = pygame.Rect(0, card.top + pad, clock.get_width(), theme.heading_px)
-        clock_rect.right = card.right - pad
-        surface.blit(clock, clock.get_rect(midright=clock_rect.midright))
-        move_w = 0
-        if move_text:
-            move = theme.render(move_text, theme.small_px, move_colour)
-            move_w = move.get_width() + pad
-            surface.blit(move, move.get_rect(topright=(clock_rect.right, clock_rect.bottom + theme.px(4))))
-        name_w = clock_rect.left - pad - text_left
-        name_rect = pygame.Rect(text_left, card.top + pad, max(1, name_w), theme.text_px + theme.px(4))
-        name = theme.fit_text(name_text, theme.text_px, name_rect.width, bold=True)
-        blit_text(surface, theme.render(name, theme.text_px, colors.text, bold=True), name_rect, "left")
-        kind_rect = pygame.Rect(text_left, name_rect.bottom + theme.px(4), max(1, card.right - pad - move_w - text_left),
-                                theme.small_px + theme.px(4))
-        kind = theme.fit_text(kind_text, theme.small_px, kind_rect.width)
-        blit_text(surface, theme.render(kind, theme.small_px, colors.text_dim), kind_rect, "left")
-
-    def _draw_banner(self, surface: pygame.Surface) -> None:
-        theme, colors = self.app.theme, self.app.theme.colors
-        outcome = self.game.result
-        assert outcome is not None
-        rect = self.banner_rect
-        if self._banner_shade is None or self._banner_shade.get_size() != rect.size:
-            self._banner_shade = pygame.Surface(rect.size, pygame.SRCALPHA)
-            pygame.draw.rect(self._banner_shade, (*colors.panel, 236), self._banner_shade.get_rect(),
-                             border_radius=theme.radius)
-        surface.blit(self._banner_shade, rect)
-        pygame.draw.rect(surface, colors.accent, rect, theme.px(2), theme.radius)
-        pad = theme.pad
-        title_rect = pygame.Rect(rect.left, rect.top + pad, rect.width, theme.heading_px + pad)
-        blit_text(surface, theme.render(self._result_title(outcome), theme.heading_px, colors.accent, bold=True),
-                  title_rect)
-        reason = self._reason_text(outcome)
-        reason_rect = pygame.Rect(rect.left, title_rect.bottom, rect.width, theme.text_px + pad)
-        blit_text(surface, theme.render(reason, theme.text_px, colors.text), reason_rect)
-        for button in self.end_buttons.values():
-            button.draw(surface)
-
-    def _reason_text(self, outcome: Outcome) -> str:
-        moves = self.game.board.ply
-        you_lost = self._requester() is not None and outcome.winner is self.setup.human_color.other
-        if outcome.reason is Reason.RESIGN and outcome.winner is not None:
-            loser = self.game.player(outcome.winner.other).name
-            text = "You resigned" if you_lost else f"{loser} resigned"
-        elif outcome.reason is Reason.TIMEOUT and outcome.winner is not None:
-            loser = self.game.player(outcome.winner.other).name
-            text = "Your time ran out" if you_lost else f"{loser} ran out of time"
-        elif outcome.reason is Reason.DISCONNECT and outcome.winner is None:
-            text = "The game ended without a result"
-        else:
-            text = REASON_TEXT[outcome.reason].capitalize()
-        text = f"{text}  ·  {moves} move{'' if moves == 1 else 's'}"
-        if self.lan is not None and self.lan.ready_theirs and self.lan.info is not None:
-            text += f"  ·  {self.lan.info.opponent_name} wants a rematch"
-        return text
+    def _card_content(self, color: Color, now: float) -> CardContent:
+        """What one player's card shows (see side_panel.card_content)."""
+        return card_content(self.app.theme, self.game, color, self.players.get(color), now, self._time_left(now))

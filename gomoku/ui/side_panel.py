@@ -1,0 +1,382 @@
+"""The board scene's side panel: title, the two player cards, the status line, the move list,
+the keys line (or a LAN duel's chat box) and the game buttons, top to bottom.
+
+The scene says what to show each frame as plain values (`PanelContent`); the panel draws it
+into the scene's cached backdrop part by part, redrawing a part only when its values change
+(a clock each second, a status, a hover). It decides nothing about the game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import pygame
+
+from gomoku.core.game import Game
+from gomoku.core.types import Color
+from gomoku.ui.move_list import MoveList
+from gomoku.ui.players import AIPlayer, Player
+from gomoku.ui.theme import Colour, Theme
+from gomoku.ui.widgets import Button, blit_text, wrap_text
+
+WARN_SECONDS = 10.0
+KEYS_HINT = "Arrows + Enter play · U undo · R restart · H hint · N numbers · Esc menu"
+FORBIDDEN_HINT = "Red crosses: points black may not play (renju)"
+BUTTON_ORDER = ("undo", "restart", "hint", "resign", "save", "menu")  # two columns, row by row
+
+StoneIcon = Callable[[Color, int], pygame.Surface]
+"""A stone picture of a colour and radius (the board view's, so the cards match the board)."""
+
+
+def format_seconds(seconds: float) -> str:
+    """m:ss (h:mm:ss from an hour), rounding up so 0:00 means the time is really gone."""
+    whole = max(0, math.ceil(seconds - 1e-9))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+class CardContent(NamedTuple):
+    """What one player's card shows, as plain values (compared to know when to redraw)."""
+
+    active: bool
+    name: str
+    kind: str
+    clock: str  # the big number: the time that matters (see `card_content`)
+    clock_colour: Colour
+    detail: str  # the small line under it: the other clock, or the time used
+    detail_colour: Colour
+    bar: float = -1.0  # the countdown bar: the share of time left, 0..1 (-1: no bar)
+    warn: bool = False  # the last seconds: red clock and bar, and the border pulses
+    pulse: bool = False  # the pulse's phase (on for half of each second)
+    think: float = -1.0  # the share of the computer's time budget spent (-1: not thinking)
+    spin: int = 0  # the thinking spinner's step, 0..SPINNER_STEPS - 1
+
+
+BAR_STEPS = 400  # the countdown bar moves in steps this fine (a redraw per step, not per frame)
+THINK_HZ = 8  # the thinking bar and spinner move this often a second (a card redraw each)
+SPINNER_STEPS = 12  # dots around the spinner: a turn in 1.5 s
+
+
+def card_content(theme: Theme, game: Game, color: Color, player: Player | None, now: float,
+                 time_left: float) -> CardContent:
+    """The card of `color`: name, kind line (with the computer's depth) and its clock.
+
+    The big number is the time that matters: on its turn the nearer of the per-move countdown
+    and the game clock, else its game time (or, with only a move limit, the time a move gets);
+    untimed, the time used. The small line gives the other clock, or the time used. A bar
+    drains with the move countdown (or through the game clock's last seconds); in the last
+    WARN_SECONDS of `time_left` (the side to move's nearer deadline) clock and bar turn red
+    and the border pulses."""
+    colors = theme.colors
+    active = not game.is_over and game.to_move is color
+    info = game.player(color)
+    kind = player.describe() if player is not None else info.kind
+    kind = f"{color.label.capitalize()}  ·  {kind}"
+    think, spin = -1.0, 0
+    if isinstance(player, AIPlayer) and player.thinking:
+        # The spinner, the depth and a bar of the time spent against the search's budget.
+        tick = int(player.spent_s(now) * THINK_HZ)
+        budget = player.budget_s
+        think = min(1.0, tick / THINK_HZ / budget) if budget > 0 else 1.0
+        spin = tick % SPINNER_STEPS
+        kind = f"depth {player.depth}" if player.depth else "thinking"
+    elif isinstance(player, AIPlayer) and active and player.preparing:
+        kind += "  ·  preparing the engine..."
+    clock = game.clock
+    move_s = clock.control.move_s
+    remaining = clock.remaining(color, now)  # math.inf without a game limit
+    used = sum(game.move_times[color - 1 :: 2]) + (clock.used_in_move(now) if active else 0.0)
+    warn = active and time_left <= WARN_SECONDS
+    detail, bar = "", -1.0
+    if move_s and active:
+        move_left = clock.move_remaining(now)
+        big = min(move_left, remaining)
+        if remaining < move_left:
+            detail = f"move {format_seconds(move_left)}"
+        elif math.isinf(remaining):
+            detail = f"used {format_seconds(used)}"
+        else:
+            detail = f"game {format_seconds(remaining)}"
+        bar = big / move_s
+        clock_colour = colors.text
+    elif move_s:  # waiting: its game time, or what its next move gets
+        big = move_s if math.isinf(remaining) else remaining
+        detail = f"used {format_seconds(used)}" if math.isinf(remaining) else ""
+        clock_colour = colors.text_dim if math.isinf(remaining) else colors.text
+    elif math.isinf(remaining):  # untimed: the clock only measures
+        big, clock_colour = used, colors.text_dim
+    else:
+        big, clock_colour = remaining, colors.text
+        if warn:
+            bar = remaining / WARN_SECONDS
+    if warn:
+        clock_colour = colors.warning
+    bar = round(min(1.0, bar) * BAR_STEPS) / BAR_STEPS if bar >= 0 else -1.0
+    pulse = warn and (now % 1.0) < 0.5
+    return CardContent(active, info.name, kind, format_seconds(big), clock_colour, detail, colors.text_dim,
+                       bar, warn, pulse, think, spin)
+
+
+@dataclass(frozen=True)
+class PanelContent:
+    """Everything the panel shows in one frame, as plain values."""
+
+    title: str
+    cards: tuple[CardContent, CardContent]  # black's, white's
+    move_text: str  # "Move 12", right of the status
+    status: str
+    status_colour: Colour
+    keys: str  # the keys line (ignored in a duel: the chat box is there)
+    chat: tuple[Any, ...] | None = None  # a LAN duel's chat appearance, else None
+    result: tuple[Any, ...] | None = None  # the game-over card's appearance, None while playing
+
+
+class SidePanel:
+    """Lays out and draws the panel; owns its buttons and the move list (the scene enables
+    the buttons and carries out their actions). Main thread only."""
+
+    def __init__(self, theme: Theme) -> None:
+        self.theme = theme
+        self.rect = pygame.Rect(600, 0, 400, 600)
+        self.buttons = {
+            "undo": Button(theme, "Undo", hotkey=pygame.K_u),
+            "restart": Button(theme, "Restart", hotkey=pygame.K_r),
+            "resign": Button(theme, "Resign"),
+            "hint": Button(theme, "Hint", hotkey=pygame.K_h),
+            "save": Button(theme, "Save"),
+            "menu": Button(theme, "Menu", hotkey=pygame.K_ESCAPE),
+        }
+        self.move_list = MoveList(theme)
+        self.title_pos = (0, 0)
+        self.card_rects: dict[Color, pygame.Rect] = {}
+        self.status_rect = pygame.Rect(0, 0, 0, 0)
+        self.keys_rect: pygame.Rect | None = None  # the keys line or the chat box; None: no room
+        self.result_rect: pygame.Rect | None = None  # the game-over card, in the status line's place
+        self.keys_lines: list[str] = [KEYS_HINT]
+        self.buttons_area = pygame.Rect(0, 0, 0, 0)
+        self._drawn: dict[str, tuple[Any, ...]] = {}  # what each part of the backdrop shows
+
+    # --- layout --------------------------------------------------------------------------
+
+    def layout(self, rect: pygame.Rect, chat_h: int | None = None, result_h: int = 0) -> pygame.Rect | None:
+        """Place everything in `rect`: the buttons at the bottom, then title, player cards,
+        status line, move list and keys line top to bottom. With `chat_h` (a LAN duel) a chat
+        box of that height takes the keys line's place; returns its rect (else None). With
+        `result_h` (a game over) the result card takes the status line's place, the list
+        gives it the height. Every part is drawn again after a layout."""
+        theme = self.theme
+        self.rect = rect
+        self._drawn = {}  # a part that moved or went leaves pixels only a full redraw clears
+        pad = theme.pad
+        button_h = theme.control_h
+        columns = 2
+        cell_w = (self.rect.width - 2 * pad - (columns - 1) * pad) // columns
+        rows = len(BUTTON_ORDER) // columns
+        top = self.rect.bottom - pad - rows * button_h - (rows - 1) * pad
+        for index, key in enumerate(BUTTON_ORDER):
+            row, col = divmod(index, columns)
+            self.buttons[key].rect = pygame.Rect(
+                self.rect.left + pad + col * (cell_w + pad), top + row * (button_h + pad), cell_w, button_h
+            )
+        inner = self.rect.inflate(-2 * pad, -2 * pad)
+        title_h = theme.font(theme.small_px + theme.px(2)).get_linesize()
+        self.title_pos = (inner.left + pad // 2, inner.top + theme.px(4))
+        top = inner.top + theme.px(4) + title_h + pad
+        card_h = theme.px(96)
+        self.card_rects = {}
+        for color in (Color.BLACK, Color.WHITE):
+            self.card_rects[color] = pygame.Rect(inner.left, top, inner.width, card_h)
+            top += card_h + pad
+        self.status_rect = pygame.Rect(inner.left + pad // 2, top + pad // 2, inner.width - pad, theme.text_px + pad)
+        self.result_rect = pygame.Rect(inner.left, top, inner.width, result_h) if result_h else None
+        above = self.result_rect if self.result_rect is not None else self.status_rect  # what the list follows
+        self.keys_lines = wrap_text(KEYS_HINT, theme.font(theme.small_px), inner.width)
+        keys_h = theme.font(theme.small_px).get_linesize() * len(self.keys_lines)
+        keys_rect = pygame.Rect(inner.left, self.buttons["undo"].rect.top - pad - keys_h, inner.width, keys_h)
+        fits = len(self.keys_lines) <= 2
+        self.keys_rect = keys_rect if fits and keys_rect.top > above.bottom else None
+        chat_rect = None
+        if chat_h is not None:  # a LAN duel: the chat box takes the keys line's place
+            chat_rect = pygame.Rect(inner.left, self.buttons["undo"].rect.top - pad - chat_h, inner.width, chat_h)
+            self.keys_rect = chat_rect if chat_rect.top > above.bottom + pad else None
+        list_bottom = (self.keys_rect.top if self.keys_rect is not None else self.buttons["undo"].rect.top) - pad
+        list_top = above.bottom + pad
+        self.move_list.rect = pygame.Rect(inner.left, list_top, inner.width, max(0, list_bottom - list_top))
+        self.buttons_area = self.buttons["undo"].rect.unionall([b.rect for b in self.buttons.values()])
+        self.move_list.visible = self.move_list.rect.height >= 2 * self.move_list.line_h
+        return chat_rect
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def forget(self) -> None:
+        """The backdrop was made afresh: every part is drawn again."""
+        self._drawn = {}
+
+    def parts(self, content: PanelContent) -> dict[str, tuple[pygame.Rect, tuple[Any, ...]]]:
+        """The panel's parts: each one's rect and everything it shows, as plain values;
+        a part is redrawn when its values change."""
+        parts = {
+            "frame": (self.rect, (tuple(self.rect), self.theme.scale, content.title)),
+            "black": (self.card_rects[Color.BLACK], tuple(content.cards[0])),
+            "white": (self.card_rects[Color.WHITE], tuple(content.cards[1])),
+            "moves": (self.move_list.rect, self.move_list.appearance),
+            "buttons": (self.buttons_area, tuple(button.appearance for button in self.buttons.values())),
+        }
+        if self.result_rect is not None and content.result is not None:
+            parts["result"] = (self.result_rect, content.result)
+        else:
+            parts["status"] = (self.status_rect, (content.move_text, content.status, content.status_colour))
+        if self.keys_rect is not None and content.chat is not None:
+            parts["chat"] = (self.keys_rect, content.chat)
+        elif self.keys_rect is not None:
+            parts["keys"] = (self.keys_rect, (content.keys,))
+        return parts
+
+    def refresh(self, backdrop: pygame.Surface, content: PanelContent, stone: StoneIcon,
+                draw_chat: Callable[[pygame.Surface], None] | None = None,
+                draw_result: Callable[[pygame.Surface], None] | None = None) -> list[pygame.Rect]:
+        """Redraw on `backdrop` the parts whose content changed; returns their rects (the
+        chat box and the result card are drawn by their owners' `draw_chat`, `draw_result`)."""
+        theme = self.theme
+        changed: list[pygame.Rect] = []
+        parts = self.parts(content)
+        if parts["frame"][1] != self._drawn.get("frame"):
+            theme.draw_background(backdrop, self.rect)  # the rounded corners show it
+            self._draw_frame(backdrop, content.title)
+            self._drawn = {}
+            changed.append(self.rect)
+        for name, (rect, shown) in parts.items():
+            if shown == self._drawn.get(name):
+                continue
+            if name != "frame":
+                backdrop.fill(theme.colors.panel, rect)
+                self._draw_part(backdrop, name, rect, shown, stone, draw_chat, draw_result)
+                changed.append(rect)
+            self._drawn[name] = shown
+        return changed
+
+    def _draw_frame(self, surface: pygame.Surface, title_text: str) -> None:
+        theme, colors = self.theme, self.theme.colors
+        panel = self.rect
+        pygame.draw.rect(surface, colors.panel, panel, border_radius=theme.radius)
+        pygame.draw.rect(surface, colors.panel_border, panel, theme.px(2), theme.radius)
+        title_px = theme.small_px + theme.px(2)
+        title_text = theme.fit_text(title_text, title_px, panel.right - theme.pad - self.title_pos[0])
+        title = theme.render(title_text, title_px, colors.text_dim)
+        surface.blit(title, self.title_pos)
+
+    def _draw_part(self, surface: pygame.Surface, name: str, rect: pygame.Rect, content: tuple[Any, ...],
+                   stone: StoneIcon, draw_chat: Callable[[pygame.Surface], None] | None,
+                   draw_result: Callable[[pygame.Surface], None] | None) -> None:
+        theme, colors = self.theme, self.theme.colors
+        if name in ("black", "white"):
+            self._draw_player_card(surface, rect, CardContent(*content), stone)
+        elif name == "status":
+            move_text, status_text, status_colour = content
+            move_label = theme.render(move_text, theme.small_px + theme.px(2), colors.text_dim)
+            status_width = rect.width - move_label.get_width() - theme.pad
+            if theme.font(theme.text_px, True).size(status_text)[0] > status_width:
+                status_width = rect.width  # too narrow for both: the status matters more
+            else:
+                blit_text(surface, move_label, rect, "right")
+            status = theme.fit_text(status_text, theme.text_px, status_width, bold=True)
+            blit_text(surface, theme.render(status, theme.text_px, status_colour, bold=True), rect, "left")
+        elif name == "moves":
+            self.move_list.draw(surface)
+        elif name == "buttons":
+            for button in self.buttons.values():
+                button.draw(surface)
+        elif name == "chat" and draw_chat is not None:
+            draw_chat(surface)
+        elif name == "result" and draw_result is not None:
+            draw_result(surface)
+        elif name == "keys":
+            lines = self.keys_lines if content[0] == KEYS_HINT else [content[0]]
+            line_h = rect.height // len(self.keys_lines)
+            top = rect.top + (rect.height - line_h * len(lines)) // 2
+            for index, line in enumerate(lines):
+                line_rect = pygame.Rect(rect.left, top + index * line_h, rect.width, line_h)
+                blit_text(surface, theme.render(line, theme.small_px, colors.text_dim), line_rect, "center")
+
+    def _draw_player_card(self, surface: pygame.Surface, card: pygame.Rect, content: CardContent,
+                          stone: StoneIcon) -> None:
+        theme, colors = self.theme, self.theme.colors
+        active, name_text, kind_text, clock_text, clock_colour, move_text, move_colour = content[:7]
+        color = Color.BLACK if card == self.card_rects[Color.BLACK] else Color.WHITE
+        pygame.draw.rect(surface, colors.field, card, border_radius=theme.radius)
+        border = colors.warning if content.pulse else colors.accent if active else colors.panel_border
+        width = 5 if content.pulse else 3 if active else 1
+        pygame.draw.rect(surface, border, card, theme.px(width), theme.radius)
+        if content.bar >= 0:
+            self._draw_bar(surface, card, content.bar, colors.warning if content.warn else colors.accent)
+        radius = round(card.height * 0.27)
+        icon = stone(color, radius)
+        pad = theme.pad
+        surface.blit(icon, icon.get_rect(center=(card.left + pad + radius + theme.px(4), card.centery)))
+        text_left = card.left + 2 * pad + 2 * radius + theme.px(6)
+        # The clocks on the right take what they need; the name and the kind line get the rest.
+        clock = theme.render(clock_text, theme.heading_px, clock_colour, bold=True)
+        clock_rect = pygame.Rect(0, card.top + pad, clock.get_width(), theme.heading_px)
+        clock_rect.right = card.right - pad
+        surface.blit(clock, clock.get_rect(midright=clock_rect.midright))
+        move_w = 0
+        if move_text:
+            move = theme.render(move_text, theme.small_px, move_colour)
+            move_w = move.get_width() + pad
+            surface.blit(move, move.get_rect(topright=(clock_rect.right, clock_rect.bottom + theme.px(4))))
+        name_w = clock_rect.left - pad - text_left
+        name_rect = pygame.Rect(text_left, card.top + pad, max(1, name_w), theme.text_px + theme.px(4))
+        name = theme.fit_text(name_text, theme.text_px, name_rect.width, bold=True)
+        blit_text(surface, theme.render(name, theme.text_px, colors.text, bold=True), name_rect, "left")
+        kind_rect = pygame.Rect(text_left, name_rect.bottom + theme.px(4), max(1, card.right - pad - move_w - text_left),
+                                theme.small_px + theme.px(4))
+        if content.think >= 0:
+            self._draw_thinking(surface, kind_rect, kind_text, content.think, content.spin)
+            return
+        kind = theme.fit_text(kind_text, theme.small_px, kind_rect.width)
+        blit_text(surface, theme.render(kind, theme.small_px, colors.text_dim), kind_rect, "left")
+
+    def _draw_thinking(self, surface: pygame.Surface, row: pygame.Rect, text: str, share: float, spin: int) -> None:
+        """The computer's thinking in its kind row: a spinner, the depth, and a bar of the time
+        spent against its budget (left out when the row is too short for it)."""
+        theme, colors = self.theme, self.theme.colors
+        size = row.height
+        centre = (row.left + size // 2, row.centery)
+        dot = max(1, size // 9)
+        ring = size // 2 - dot
+        for index in range(SPINNER_STEPS):
+            age = (spin - index) % SPINNER_STEPS  # 0: the head, brightest; the tail fades
+            fade = age / SPINNER_STEPS
+            colour = tuple(round(a + (b - a) * fade) for a, b in zip(colors.accent, colors.field, strict=True))
+            angle = 2 * math.pi * index / SPINNER_STEPS
+            pygame.draw.circle(surface, colour, (round(centre[0] + ring * math.sin(angle)),
+                                                 round(centre[1] - ring * math.cos(angle))), dot)
+        text_rect = pygame.Rect(row.left + size + theme.px(6), row.top, max(1, row.width - size - theme.px(6)),
+                                row.height)
+        label = theme.render(theme.fit_text(text, theme.small_px, text_rect.width), theme.small_px, colors.text)
+        drawn = blit_text(surface, label, text_rect, "left")
+        track = pygame.Rect(drawn.right + theme.pad, 0, row.right - drawn.right - theme.pad, theme.px(8))
+        if track.width < theme.px(30):
+            return
+        track.centery = row.centery
+        pygame.draw.rect(surface, colors.button, track, border_radius=track.height // 2)
+        if share > 0:
+            spent = track.copy()
+            spent.width = max(track.height, round(track.width * share))
+            pygame.draw.rect(surface, colors.accent, spent, border_radius=track.height // 2)
+
+    def _draw_bar(self, surface: pygame.Surface, card: pygame.Rect, share: float, colour: Colour) -> None:
+        """The countdown bar along the card's foot: its full track, and the share of time left."""
+        theme = self.theme
+        height = theme.px(6)
+        track = pygame.Rect(card.left + theme.pad, card.bottom - theme.px(7) - height, card.width - 2 * theme.pad,
+                            height)
+        pygame.draw.rect(surface, self.theme.colors.button, track, border_radius=height // 2)
+        if share > 0:
+            left = track.copy()
+            left.width = max(height, round(track.width * share))
+            pygame.draw.rect(surface, colour, left, border_radius=height // 2)
