@@ -152,7 +152,9 @@ class DuelOverlay:
             return
         title, line, keys = card
         theme, colors = self.theme, self.theme.colors
-        rect = self.card_rect
+        rect = self.card_rect.copy()
+        if not keys:  # no buttons: a shorter card hides less of the board
+            rect.height -= theme.control_h + theme.pad
         shade = pygame.Surface(rect.size, pygame.SRCALPHA)
         pygame.draw.rect(shade, (*colors.panel, 240), shade.get_rect(), border_radius=theme.radius)
         surface.blit(shade, rect)
