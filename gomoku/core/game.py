@@ -174,12 +174,7 @@ class Game:
         current = self.result
         if current is not None:
             return current
-        self._ended = outcome
-        if now is not None:
-            self.clock.pause(now)
-        else:
-            self.clock.halt()
-        return outcome
+        return self.declare(outcome, now)
 
     def __repr__(self) -> str:
         return (

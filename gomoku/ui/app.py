@@ -410,6 +410,21 @@ class App:
             self.audio.play(sound)
         link.sounds.clear()
 
+    def rename_player(self, typed: str) -> str:
+        """Take the name the player typed (settings, lobby): saved if valid, else a notice says
+        why and the old name stays. Returns the name in force."""
+        name = typed.strip()
+        problem = check_value("player_name", name)
+        if problem is not None:
+            self.notify(f"Your name {problem}; it stays {self.settings.player_name!r}.", error=True)
+            return self.settings.player_name
+        if name != self.settings.player_name:
+            self.settings.player_name = name
+            self.save_settings()
+        if self.lan is not None:
+            self.lan.name = name
+        return name
+
     def save_settings(self) -> bool:
         """Write `self.settings` now and apply the sound settings; False (with a notice) on failure."""
         self.audio.apply(self.settings)

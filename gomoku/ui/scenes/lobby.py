@@ -14,7 +14,6 @@ from typing import Any
 import pygame
 
 from gomoku.core.clock import TimeControl
-from gomoku.core.settings import check_value
 from gomoku.core.types import Color, Rule
 from gomoku.net.address import parse_address
 from gomoku.net.events import DEFAULT_PORT, HostInfo, HostOptions
@@ -233,18 +232,7 @@ class LobbyScene(Scene):
         self.app.switch("menu", {})
 
     def _commit_name(self) -> None:
-        name = self.name_input.text.strip()
-        problem = check_value("player_name", name)
-        if problem is not None:
-            self.app.notify(f"Your name {problem}; it stays {self.app.settings.player_name!r}.", error=True)
-            self.name_input.set_text(self.app.settings.player_name)
-            return
-        self.name_input.set_text(name)
-        if name != self.app.settings.player_name:
-            self.app.settings.player_name = name
-            self.app.save_settings()
-        if self.app.lan is not None:
-            self.app.lan.name = name
+        self.name_input.set_text(self.app.rename_player(self.name_input.text))
 
     def _check_address(self) -> tuple[str, int] | None:
         """Check the typed address as it is typed; the note under the field says what is wrong."""

@@ -6,7 +6,6 @@ from typing import Any
 
 import pygame
 
-from gomoku.core.settings import check_value
 from gomoku.ui.scene import Scene
 from gomoku.ui.scenes import (
     COLOR_OPTIONS,
@@ -183,16 +182,7 @@ class SettingsScene(Scene):
             self.app.audio.play("place")  # let the player hear the new volume
 
     def _commit_name(self) -> None:
-        name = self.name_input.text.strip()
-        problem = check_value("player_name", name)
-        if problem is not None:
-            self.app.notify(f"Your name {problem}; it stays {self.app.settings.player_name!r}.", error=True)
-            self.name_input.set_text(self.app.settings.player_name)
-            return
-        self.name_input.set_text(name)
-        if name != self.app.settings.player_name:
-            self.app.settings.player_name = name
-            self.app.save_settings()
+        self.name_input.set_text(self.app.rename_player(self.name_input.text))
 
     def draw(self, surface: pygame.Surface) -> None:
         widgets = (self.title, self.game_panel, self.view_panel, *self.game_widgets, *self.view_widgets,
