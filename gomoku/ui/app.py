@@ -668,20 +668,26 @@ class App:
     # --- notices -------------------------------------------------------------------------
 
     def _notice_rects(self) -> list[tuple[Notice, pygame.Rect]]:
-        width = min(self.screen.get_width() - 2 * self.theme.pad, self.theme.px(900))
-        height = self.theme.px(46)
-        y = self.theme.pad
+        """Toasts stacked up from the bottom-right corner of the scene's `notice_area` (the
+        board scene: its board, away from the panel's names and clocks; else the window),
+        the newest lowest."""
+        theme = self.theme
+        area = getattr(self.current, "notice_area", None) or self.screen.get_rect()
+        width = max(theme.px(200), min(area.width - 2 * theme.pad, theme.px(520)))
+        height = theme.px(46)
+        bottom = area.bottom - theme.pad
         rects = []
-        font = self.theme.font(self.theme.small_px + self.theme.px(2))
-        for notice in self.notices:
-            lines = self._wrap(notice.text, width - 4 * self.theme.pad)
-            # As wide as its text (a short message is a small banner that hides little).
-            text_w = max(font.size(line)[0] for line in lines) + 4 * self.theme.pad
-            banner_w = min(width, max(text_w, self.theme.px(360)))
-            rect = pygame.Rect(0, y, banner_w, height + (len(lines) - 1) * self.theme.small_px)
-            rect.centerx = self.screen.get_width() // 2
+        font = self.theme.font(theme.small_px + theme.px(2))
+        for notice in reversed(self.notices):
+            lines = self._wrap(notice.text, width - 4 * theme.pad)
+            # As wide as its text (a short message is a small toast that hides little).
+            text_w = max(font.size(line)[0] for line in lines) + 4 * theme.pad
+            toast_w = min(width, max(text_w, theme.px(240)))
+            rect = pygame.Rect(0, 0, toast_w, height + (len(lines) - 1) * theme.small_px)
+            rect.bottomright = (area.right - theme.pad, bottom)
             rects.append((notice, rect))
-            y = rect.bottom + self.theme.pad // 2
+            bottom = rect.top - theme.pad // 2
+        rects.reverse()
         return rects
 
     def _notice_at(self, pos: tuple[int, int]) -> bool:

@@ -324,6 +324,11 @@ class BoardScene(Scene):
         if chat_rect is not None:
             self.duel.layout(self.board_area, chat_rect, self._stone_centres())
 
+    @property
+    def notice_area(self) -> pygame.Rect:
+        """Where the app's toasts go: over the board's corner, not the panel's names and clocks."""
+        return self.board_area
+
     def _stone_centres(self) -> list[tuple[int, int]]:
         return [self.view.geometry.center(point) for point in self.game.board.moves]
 
