@@ -260,3 +260,18 @@ def test_an_idle_menu_is_not_presented_again_until_something_changes(tmp_path) -
         assert app.frames_presented == presented + 1 and menu.ai_button.hover
     finally:
         app.close()
+
+
+def test_white_stones_behind_the_menu_stay_white_on_the_dimmed_board(tmp_path: Path) -> None:
+    app = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "home"))
+    try:
+        app.switch("menu", {"attract_moves": [[7, 7], [8, 8], [6, 6]]})
+        app.frame()
+        view = app.current.board_view
+        white = app.screen.get_at(view.geometry.center((8, 8)))
+        x, y = view.geometry.center((2, 2))
+        wood = app.screen.get_at((x + 9, y + 9))  # between the grid lines of an empty point
+        assert min(white[:3]) >= 190, white  # white, not the grey of a dimmed stone
+        assert max(wood[:3]) < 160, wood  # while the wood itself is dimmed
+    finally:
+        app.close()

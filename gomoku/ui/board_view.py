@@ -170,19 +170,23 @@ class BoardView:
 
     # --- drawing ------------------------------------------------------------------------
 
-    def draw(self, surface: pygame.Surface, board: Board, overlay: Overlay = Overlay()) -> None:
-        """Draw the board, its stones and the overlay; `board` is only read."""
-        self.draw_settled(surface, board, overlay.show_numbers)
+    def draw(self, surface: pygame.Surface, board: Board, overlay: Overlay = Overlay(),
+             wood: bool = True) -> None:
+        """Draw the board, its stones and the overlay; `board` is only read. `wood=False`
+        draws only what lies on the wood (stones, markers), over what `surface` holds."""
+        self.draw_settled(surface, board, overlay.show_numbers, wood)
         self.draw_overlay(surface, board, overlay)
 
-    def draw_settled(self, surface: pygame.Surface, board: Board, show_numbers: bool = False) -> None:
+    def draw_settled(self, surface: pygame.Surface, board: Board, show_numbers: bool = False,
+                     wood: bool = True) -> None:
         """The part that changes only with a move: wood, grid and every stone but the newest.
 
         A scene may cache the result and call `draw_overlay` on it each frame."""
         geo = self.geometry
         if self._static is None:
             self._static = self._render_static()
-        surface.blit(self._static, geo.wood.topleft)
+        if wood:
+            surface.blit(self._static, geo.wood.topleft)
         radius = geo.stone_radius
         newest = board.last_move
         for y, x in zip(*np.nonzero(board.grid), strict=True):

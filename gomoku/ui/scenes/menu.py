@@ -424,10 +424,15 @@ class MenuScene(Scene):
         self.app.theme.draw_background(backdrop)
         outcome = board.outcome()
         overlay = Overlay(winning_line=outcome.line if outcome else (), mark_last=True)
-        self.board_view.draw(backdrop, board, overlay)
+        self.board_view.draw(backdrop, Board(board.size, board.rule))  # the wood and grid, no stones
         shade = pygame.Surface(size, pygame.SRCALPHA)
         shade.fill((20, 16, 12, 125))
         backdrop.blit(shade, (0, 0))
+        # The stones over the dimming (under it, white stones looked grey), a touch dimmed.
+        stones = pygame.Surface(size, pygame.SRCALPHA)
+        self.board_view.draw(stones, board, overlay, wood=False)
+        stones.fill((225, 225, 225, 255), special_flags=pygame.BLEND_RGBA_MULT)
+        backdrop.blit(stones, (0, 0))
         self._backdrop, self._backdrop_key = backdrop, key
         return backdrop
 
