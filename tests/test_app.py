@@ -80,19 +80,14 @@ def test_a_long_notice_stays_longer_but_not_forever(make_app) -> None:
     assert app.notices == []
 
 
-def test_a_notice_is_a_toast_in_the_bottom_right_corner_newest_lowest(make_app) -> None:
+def test_a_notice_draws_a_banner_at_the_top_of_the_screen(make_app) -> None:
     app = make_app()
     app.frame()
     before = pygame.Surface.copy(app.screen)
     app.notify("Something to read")
-    app.notify("And something newer")
     app.frame(0.0)
-    (older, older_rect), (newer, newer_rect) = app._notice_rects()
-    width, height = app.screen_size
-    assert newer.text == "And something newer" and newer_rect.bottom > older_rect.bottom
-    assert newer_rect.right == older_rect.right > width * 3 // 4 and newer_rect.bottom > height * 3 // 4
-    assert app.screen.get_at(newer_rect.center) != before.get_at(newer_rect.center)
-    assert app.screen.get_at((width // 2, app.theme.pad + 4)) == before.get_at((width // 2, app.theme.pad + 4))
+    top_middle = (app.screen_size[0] // 2, app.theme.pad + 4)
+    assert app.screen.get_at(top_middle) != before.get_at(top_middle)
 
 
 def test_in_a_game_toasts_stay_over_the_board_clear_of_the_panel(make_app) -> None:
@@ -100,9 +95,14 @@ def test_in_a_game_toasts_stay_over_the_board_clear_of_the_panel(make_app) -> No
     app.switch("board", {"mode": "local"})
     app.notify("A notice during a game")
     app.frame(0.0)
-    (_, rect), = app._notice_rects()
-    assert app.current.board_area.contains(rect)
-    assert not rect.colliderect(app.current.panel_rect)
+    app.notify("And a newer one")
+    app.frame(0.0)
+    (older, older_rect), (newer, newer_rect) = app._notice_rects()
+    board = app.current.board_area
+    for rect in (older_rect, newer_rect):
+        assert board.contains(rect) and not rect.colliderect(app.current.panel_rect)
+    assert newer.text == "And a newer one" and newer_rect.bottom > older_rect.bottom  # newest lowest
+    assert newer_rect.right == older_rect.right and newer_rect.bottom > board.centery
 
 
 def test_clicking_a_notice_dismisses_it(make_app) -> None:

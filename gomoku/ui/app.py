@@ -668,26 +668,32 @@ class App:
     # --- notices -------------------------------------------------------------------------
 
     def _notice_rects(self) -> list[tuple[Notice, pygame.Rect]]:
-        """Toasts stacked up from the bottom-right corner of the scene's `notice_area` (the
-        board scene: its board, away from the panel's names and clocks; else the window),
-        the newest lowest."""
+        """Where each notice shows. A scene with a `notice_area` (the board: its board) gets
+        toasts stacked up from that area's bottom-right corner, the newest lowest, clear of
+        its panel; the others get banners stacked down from the top centre, where no button is."""
         theme = self.theme
-        area = getattr(self.current, "notice_area", None) or self.screen.get_rect()
-        width = max(theme.px(200), min(area.width - 2 * theme.pad, theme.px(520)))
+        area: pygame.Rect | None = getattr(self.current, "notice_area", None)
+        bounds = area or self.screen.get_rect()
+        width = max(theme.px(200), min(bounds.width - 2 * theme.pad, theme.px(520 if area else 900)))
         height = theme.px(46)
-        bottom = area.bottom - theme.pad
-        rects = []
         font = self.theme.font(theme.small_px + theme.px(2))
-        for notice in reversed(self.notices):
+        rects = []
+        edge = bounds.bottom - theme.pad if area else theme.pad
+        for notice in reversed(self.notices) if area else self.notices:
             lines = self._wrap(notice.text, width - 4 * theme.pad)
-            # As wide as its text (a short message is a small toast that hides little).
+            # As wide as its text (a short message is a small box that hides little).
             text_w = max(font.size(line)[0] for line in lines) + 4 * theme.pad
-            toast_w = min(width, max(text_w, theme.px(240)))
-            rect = pygame.Rect(0, 0, toast_w, height + (len(lines) - 1) * theme.small_px)
-            rect.bottomright = (area.right - theme.pad, bottom)
-            rects.append((notice, rect))
-            bottom = rect.top - theme.pad // 2
-        rects.reverse()
+            box = pygame.Rect(0, 0, min(width, max(text_w, theme.px(240 if area else 360))),
+                              height + (len(lines) - 1) * theme.small_px)
+            if area:
+                box.bottomright = (area.right - theme.pad, edge)
+                edge = box.top - theme.pad // 2
+            else:
+                box.midtop = (self.screen.get_width() // 2, edge)
+                edge = box.bottom + theme.pad // 2
+            rects.append((notice, box))
+        if area:
+            rects.reverse()
         return rects
 
     def _notice_at(self, pos: tuple[int, int]) -> bool:
