@@ -6,7 +6,7 @@ import pygame
 import pytest
 
 from gomoku.core.board import Board
-from gomoku.core.types import Color
+from gomoku.core.types import Color, Rule
 from gomoku.ui.board_view import (
     BoardGeometry,
     BoardView,
@@ -256,3 +256,19 @@ def test_coordinates_and_numbers_use_the_same_face_as_the_rest_of_the_ui() -> No
     font = BoardView(15)._font(20)
     assert (font.name, font.style_name) == ("DejaVu Sans", "Book")
     assert BoardView(15)._font(20, bold=True).style_name == "Bold"
+
+
+@pytest.mark.parametrize("side", [300, 600, 1600])
+def test_a_renju_cross_is_bold_and_hides_the_grid_crossing_and_star_point_at_every_size(side: int) -> None:
+    view = BoardView(15)
+    view.layout(pygame.Rect(0, 0, side, side))
+    surface = pygame.Surface((side, side))
+    view.draw(surface, Board(15, Rule.RENJU), Overlay(forbidden=frozenset({(7, 7)})))  # on tengen
+    cx, cy = view.geometry.center((7, 7))
+    cell = view.geometry.cell
+    half = int(cell // 2)
+    red = sum(1 for x in range(cx - half, cx + half) for y in range(cy - half, cy + half)
+              if (lambda c: c.r > 170 and c.g < 90 and c.b < 90)(surface.get_at((x, y))))
+    assert red >= 0.06 * cell * cell  # bold enough to read at a glance
+    on_the_line = surface.get_at((cx, cy - round(cell * 0.25)))  # the grid line above the point
+    assert min(on_the_line[:3]) > 180, on_the_line  # covered by the pale disc: no blot of lines

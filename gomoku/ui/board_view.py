@@ -33,6 +33,7 @@ GRID_COLOR = (52, 36, 20)
 LABEL_COLOR = (74, 52, 30)
 LAST_MOVE_COLOR = (222, 52, 40)
 FORBIDDEN_COLOR = (214, 38, 38)
+FORBIDDEN_BACKING = (246, 226, 190)  # a pale wood disc under the cross
 HINT_COLOR = (24, 150, 120)
 WIN_COLOR = (232, 62, 44)
 CURSOR_COLOR = (36, 96, 196)
@@ -289,9 +290,13 @@ class BoardView:
         return self._ghosts[key]
 
     def _draw_cross(self, surface: pygame.Surface, point: Point) -> None:
+        """A bold red X on a pale disc: readable at every size, and the disc hides the grid
+        crossing and a star point under it (a cross on a star point read as a blot)."""
         x, y = self.geometry.center(point)
-        arm = max(2, round(self.geometry.cell * 0.16))
-        width = max(2, round(self.geometry.cell * 0.07))
+        cell = self.geometry.cell
+        pygame.draw.circle(surface, FORBIDDEN_BACKING, (x, y), max(4, round(cell * 0.3)))
+        arm = max(3, round(cell * 0.2))
+        width = max(3, round(cell * 0.09))
         pygame.draw.line(surface, FORBIDDEN_COLOR, (x - arm, y - arm), (x + arm, y + arm), width)
         pygame.draw.line(surface, FORBIDDEN_COLOR, (x - arm, y + arm), (x + arm, y - arm), width)
 
