@@ -160,8 +160,7 @@ def test_moves_travel_both_ways_and_both_screens_agree_on_the_result(guest_app, 
     white = [(7, 8), (8, 8), (9, 8), (10, 8)]
     for index, point in enumerate(black):
         click(guest_app, board.view.geometry.center(point))
-        run_until(guest_app, host_saw(peer, point), peer)
-        assert guest_app.lan.game.board.last_move == point
+        run_until(guest_app, lambda p=point: host_saw(peer, p)() and guest_app.lan.game.board.last_move == p, peer)
         if index < len(white):
             host_bridge.move(*white[index])
             run_until(guest_app, lambda n=2 * index + 2: guest_app.lan.game.board.ply >= n, peer)

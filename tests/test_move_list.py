@@ -1,5 +1,6 @@
-"""The move list beside the board and in the review: from the first move when it fits, the
-newest move in view when not, the wheel scrolls back, a click in the review jumps to a move."""
+"""The move list beside the board and in the review: one numbered (black, white) pair a line,
+from the first move when it fits, the newest move in view when not, the wheel scrolls back, a
+click in the review jumps to a move, an empty list says so."""
 
 from __future__ import annotations
 
@@ -52,11 +53,28 @@ def post(event_type: int, **fields) -> None:
     pygame.event.post(pygame.event.Event(event_type, **fields))
 
 
-def test_a_15_stone_game_at_1280x800_lists_every_move_from_the_first(make_app) -> None:
+def test_moves_read_down_one_numbered_pair_a_line_black_left_white_right(make_app) -> None:
     app = make_app((1280, 800))
-    app.switch("board", {"mode": "local", "moves": [list(p) for p in SAMPLE_OPENING]})
+    app.switch("board", {"mode": "local", "moves": [list(p) for p in SAMPLE_OPENING[:8]]})
     app.frame()
-    assert shown_plies(app) == list(range(1, len(SAMPLE_OPENING) + 1))
+    cells = dict((ply, rect) for rect, ply in app.current.move_list._cells)
+    assert sorted(cells) == list(range(1, 9))  # 4 pairs fit: every move from the first
+    for ply in range(1, 9, 2):  # black's move and white's reply share a line, black on the left
+        assert cells[ply].top == cells[ply + 1].top and cells[ply].left < cells[ply + 1].left
+        assert cells[ply].left == cells[1].left and cells[ply + 1].left == cells[2].left  # columns
+    assert cells[3].top > cells[1].top  # the next pair on the next line
+
+
+def test_an_empty_list_says_so(make_app) -> None:
+    app = make_app((1280, 800))
+    app.switch("board", {"mode": "local"})
+    app.frame()
+    move_list = app.current.move_list
+    inside = move_list.rect.inflate(-8, -8)
+    header_h = move_list.line_h + app.theme.pad
+    colours = {tuple(app.screen.get_at((x, y))) for x in range(inside.left, inside.right, 2)
+               for y in range(inside.top + header_h, inside.bottom, 2)}
+    assert len(colours) > 2  # below the header, a line of text ("No moves yet"): not a big empty box
 
 
 @pytest.mark.parametrize("window", [(1024, 600), (1280, 800), (3840, 2160)])
@@ -90,6 +108,9 @@ def test_clicking_a_move_in_the_review_shows_the_position_after_it(make_app) -> 
     app.switch("review", {"record": record})
     app.frame()
     scene = app.current
+    post(pygame.MOUSEMOTION, pos=scene.move_list.rect.center, rel=(0, 0), buttons=(0, 0, 0))
+    post(pygame.MOUSEWHEEL, x=0, y=100, flipped=False, precise_x=0.0, precise_y=100.0)
+    app.frame()  # the wheel scrolls back to the first moves
     cell = next(rect for rect, ply in scene.move_list._cells if ply == 7)
     post(pygame.MOUSEBUTTONDOWN, pos=cell.center, button=1)
     post(pygame.MOUSEBUTTONUP, pos=cell.center, button=1)

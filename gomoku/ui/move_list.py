@@ -1,8 +1,9 @@
-"""The move list: a game's moves in h8 notation, numbered by pairs, several pairs to a line.
+"""The move list: a game's moves in h8 notation, one numbered pair (black, white) a line.
 
-Read like a book: "1. h8 g7   2. i7 g9" on the first line, and so on. When every line fits
-the list shows from the first move; when not, the newest line stays in view and the mouse
-wheel scrolls back. The list is drawn once onto a cached surface and blitted each frame.
+As chess GUIs show moves: a header "Black  White", then "1.  h8  g7", "2.  i7  g9"... in
+two columns across the list, every other line shaded. When every line fits the list shows
+from the first move; when not, the newest line stays in view and the mouse wheel scrolls
+back. An empty list says so. It is drawn once onto a cached surface and blitted each frame.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from gomoku.core.types import Point
 from gomoku.ui.theme import Theme
 from gomoku.ui.widgets import Widget
 
-MAX_PAIRS_PER_LINE = 3
+MAX_PAIRS_PER_LINE = 1  # one (black, white) pair a line: the columns read down, as in chess GUIs
 LINE_SPACING = 1.3
 """A line's height as a multiple of the text size."""
 
@@ -119,7 +120,7 @@ class MoveList(Widget):
         pad = self.theme.pad
         pair_w = self._columns()[2]
         pairs_per_line = min(MAX_PAIRS_PER_LINE, max(1, (self.rect.width - 2 * pad) // pair_w))
-        lines_fit = max(1, (self.rect.height - pad) // self.line_h)
+        lines_fit = max(1, (self.rect.height - pad) // self.line_h - 1)  # the header takes a line
         return layout_lines((len(self.moves) + 1) // 2, pairs_per_line, lines_fit, self.scroll_back)
 
     # --- input ---------------------------------------------------------------------------
@@ -158,41 +159,50 @@ class MoveList(Widget):
         canvas = pygame.Surface(self.rect.size, pygame.SRCALPHA)
         pygame.draw.rect(canvas, colors.field, canvas.get_rect(), border_radius=theme.radius)
         self._local_cells = []
-        if not self.moves:
-            return canvas
         number_w, move_w, _ = self._columns()
         pad = theme.pad
         line_h = self.line_h
-        content_w = number_w + 2 * move_w - theme.px(14)
-        slot_w = (self.rect.width - 2 * pad) // layout.pairs_per_line  # each pair centred in its share
+        # Three columns across the list: the number, black's move, white's move.
+        inner_w = self.rect.width - 2 * pad
+        number_w = max(number_w, inner_w // 5)
+        move_w = max(move_w, (inner_w - number_w) // 2)
         top = pad // 2
+        for side, label in enumerate(("Black", "White")):
+            head = theme.render(label, self.text_px - theme.px(2), colors.text_dim)
+            canvas.blit(head, (pad + number_w + side * move_w, top + (line_h - head.get_height()) // 2))
+        top += line_h
+        if not self.moves:
+            empty = theme.render("No moves yet", self.text_px, colors.text_dim)
+            canvas.blit(empty, empty.get_rect(midtop=(self.rect.width // 2, top + line_h // 2)))
+            return canvas
         latest = len(self.moves) if self.current is None else self.current
         pairs = (len(self.moves) + 1) // 2
         for line in range(layout.first_line, min(layout.lines, layout.first_line + layout.lines_fit)):
             y = top + (line - layout.first_line) * line_h
-            for slot in range(layout.pairs_per_line):
-                pair = line * layout.pairs_per_line + slot
-                if pair >= pairs:
+            pair = line
+            if pair >= pairs:
+                break
+            if pair % 2:  # every other line shaded: the eye follows a pair across
+                shade = pygame.Rect(pad // 2, y, self.rect.width - pad, line_h)
+                pygame.draw.rect(canvas, colors.panel, shade, border_radius=theme.radius // 2)
+            number = theme.render(f"{pair + 1}.", self.text_px, colors.text_dim)
+            canvas.blit(number, (pad + number_w - theme.px(10) - number.get_width(),
+                                 y + (line_h - number.get_height()) // 2))
+            for side in (0, 1):
+                index = 2 * pair + side
+                if index >= len(self.moves):
                     break
-                x = pad + slot * slot_w + max(0, (slot_w - content_w) // 2)
-                number = theme.render(f"{pair + 1}.", self.text_px, colors.text_dim)
-                canvas.blit(number, (x + number_w - theme.px(8) - number.get_width(),
-                                     y + (line_h - number.get_height()) // 2))
-                for side in (0, 1):
-                    index = 2 * pair + side
-                    if index >= len(self.moves):
-                        break
-                    ply = index + 1
-                    if ply == latest:
-                        colour, bold = colors.accent, True
-                    elif ply > latest:
-                        colour, bold = colors.text_dim, False  # after the position shown (review)
-                    else:
-                        colour, bold = colors.text, False
-                    text = theme.render(format_point(self.moves[index], self.board_size), self.text_px, colour, bold)
-                    cell = pygame.Rect(x + number_w + side * move_w, y, move_w, line_h)
-                    canvas.blit(text, (cell.left, y + (line_h - text.get_height()) // 2))
-                    self._local_cells.append((cell, ply))
+                ply = index + 1
+                if ply == latest:
+                    colour, bold = colors.accent, True
+                elif ply > latest:
+                    colour, bold = colors.text_dim, False  # after the position shown (review)
+                else:
+                    colour, bold = colors.text, False
+                text = theme.render(format_point(self.moves[index], self.board_size), self.text_px, colour, bold)
+                cell = pygame.Rect(pad + number_w + side * move_w, y, move_w, line_h)
+                canvas.blit(text, (cell.left, y + (line_h - text.get_height()) // 2))
+                self._local_cells.append((cell, ply))
         if layout.first_line > 0:  # earlier lines are hidden: a small arrow at the top edge says so
             size = theme.px(7)
             tip = (self.rect.width - pad - size, pad // 2 + theme.px(4))
