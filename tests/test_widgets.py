@@ -334,3 +334,27 @@ def test_text_uses_the_shipped_font_with_a_real_regular_weight(theme: Theme) -> 
     regular, bold = theme.font(24), theme.font(24, bold=True)
     assert (regular.name, regular.style_name) == ("DejaVu Sans", "Book")
     assert (bold.name, bold.style_name) == ("DejaVu Sans", "Bold")
+
+
+@pytest.mark.parametrize("icon", ["first", "back", "forward", "last"])
+def test_an_icon_button_draws_its_arrow_pointing_the_right_way_and_a_tooltip_on_hover(theme: Theme, icon: str) -> None:
+    from gomoku.ui.widgets import draw_icon
+
+    button = Button(theme, "<", rect=(40, 60, 120, 48), icon=icon, tooltip="One move back (Left)")
+    surface = pygame.Surface((240, 140))
+    surface.fill((0, 0, 0))
+    button.draw(surface)
+    fill = surface.get_at((button.rect.left + 3, button.rect.top + button.rect.height // 2))
+    height = {x: sum(surface.get_at((x, y)) != fill for y in range(button.rect.top + 4, button.rect.bottom - 4))
+              for x in range(button.rect.left + 4, button.rect.right - 4)}
+    assert max(height.values()) > 0, "the icon is drawn"
+    if icon in ("back", "forward"):  # a triangle's base is its tallest column, opposite its tip
+        base_x = max(height, key=lambda x: height[x])
+        assert (base_x > button.rect.centerx) == (icon == "back")
+    above = (button.rect.centerx, button.rect.top - 12)
+    assert surface.get_at(above) == (0, 0, 0)  # no tooltip until the mouse rests on it
+    button.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=button.rect.center, rel=(0, 0), buttons=(0, 0, 0)))
+    button.draw_tooltip(surface)
+    assert surface.get_at(above) != (0, 0, 0)
+    with pytest.raises(ValueError):
+        draw_icon(surface, "sideways", (10, 10), 5, (255, 255, 255))

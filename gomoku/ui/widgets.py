@@ -214,12 +214,16 @@ class Button(Widget):
         enabled: bool = True,
         primary: bool = False,
         hotkey: int | None = None,
+        icon: str | None = None,
+        tooltip: str = "",
     ) -> None:
         super().__init__(theme, rect)
-        self.text = text
+        self.text = text  # also what a screen reader or a test reads when an icon is shown
         self.enabled = enabled
         self.primary = primary
         self.hotkey = hotkey
+        self.icon = icon  # one of ICONS: drawn instead of the text
+        self.tooltip = tooltip  # shown above the button while the mouse rests on it
         self.pressed = False
 
     def handle_event(self, event: pygame.event.Event) -> bool:
@@ -243,7 +247,7 @@ class Button(Widget):
     def appearance(self) -> tuple[object, ...]:
         """Everything `draw` depends on: a cached picture of the button is stale when it changes."""
         return (self.text, tuple(self.rect), self.visible, self.enabled, self.primary, self.pressed,
-                self.hover, self.highlighted)
+                self.hover, self.highlighted, self.icon)
 
     def draw(self, surface: pygame.Surface) -> None:
         if not self.visible:
@@ -263,9 +267,52 @@ class Button(Widget):
         pygame.draw.rect(surface, fill, self.rect, border_radius=radius)
         if (self.hover or self.highlighted) and self.enabled:
             pygame.draw.rect(surface, colors.accent, self.rect, self.theme.px(2), radius)
+        if self.icon is not None:
+            draw_icon(surface, self.icon, self.rect.center, max(4, int(self.rect.height * 0.22)), text_colour)
+            return
         px = min(self.theme.text_px, max(8, int(self.rect.height * 0.5)))
         text = self.theme.fit_text(self.text, px, self.rect.width - 2 * self.theme.pad, bold=True)
         blit_text(surface, self.theme.render(text, px, text_colour, bold=True), self.rect)
+
+    def draw_tooltip(self, surface: pygame.Surface) -> None:
+        """The tooltip in a small box above the button, while hovered; draw it last."""
+        if not (self.tooltip and self.hover and self.visible):
+            return
+        theme, colors = self.theme, self.theme.colors
+        label = theme.render(self.tooltip, theme.small_px, colors.text)
+        box = label.get_rect().inflate(2 * theme.pad, theme.pad)
+        box.midbottom = (self.rect.centerx, self.rect.top - theme.px(6))
+        box.clamp_ip(surface.get_rect())
+        pygame.draw.rect(surface, colors.field, box, border_radius=theme.radius // 2)
+        pygame.draw.rect(surface, colors.panel_border, box, theme.px(1), theme.radius // 2)
+        surface.blit(label, label.get_rect(center=box.center))
+
+
+ICONS = ("first", "back", "forward", "last")
+"""Icons a Button can draw with pygame's primitives: review navigation."""
+
+
+def draw_icon(surface: pygame.Surface, name: str, centre: tuple[int, int], size: int, colour: Colour) -> None:
+    """Draw icon `name` (see ICONS) centred at `centre`, `size` pixels from centre to tip."""
+    cx, cy = centre
+    bar = max(2, size // 3)
+
+    def triangle(tip_x: int, direction: int) -> None:  # direction 1 points right
+        base_x = tip_x - direction * size
+        pygame.draw.polygon(surface, colour, [(tip_x, cy), (base_x, cy - size), (base_x, cy + size)])
+
+    if name == "back":
+        triangle(cx - size // 2, -1)
+    elif name == "forward":
+        triangle(cx + size // 2, 1)
+    elif name == "first":
+        triangle(cx - size // 2 + bar, -1)
+        pygame.draw.rect(surface, colour, (cx - size // 2 - bar, cy - size, bar, 2 * size))
+    elif name == "last":
+        triangle(cx + size // 2 - bar, 1)
+        pygame.draw.rect(surface, colour, (cx + size // 2, cy - size, bar, 2 * size))
+    else:
+        raise ValueError(f"no icon named {name!r}")
 
 
 class _LabelledControl(Widget):

@@ -46,10 +46,11 @@ class ReviewScene(Scene):
         self.board_area = pygame.Rect(0, 0, 600, 600)
         self.panel_rect = pygame.Rect(600, 0, 400, 600)
         self.step_buttons = {
-            "first": Button(theme, "|<", hotkey=pygame.K_HOME),
-            "back": Button(theme, "<", hotkey=pygame.K_LEFT),
-            "forward": Button(theme, ">", hotkey=pygame.K_RIGHT),
-            "last": Button(theme, ">|", hotkey=pygame.K_END),
+            "first": Button(theme, "|<", hotkey=pygame.K_HOME, icon="first", tooltip="Start (Home)"),
+            "back": Button(theme, "<", hotkey=pygame.K_LEFT, icon="back", tooltip="One move back (Left)"),
+            "forward": Button(theme, ">", hotkey=pygame.K_RIGHT, icon="forward",
+                              tooltip="One move on (Right)"),
+            "last": Button(theme, ">|", hotkey=pygame.K_END, icon="last", tooltip="End (End)"),
         }
         self.play_local = Button(theme, "Play on: two players")
         self.play_ai = Button(theme, "Play on: vs computer")
@@ -207,6 +208,8 @@ class ReviewScene(Scene):
             blit_text(surface, theme.render(line, theme.small_px, colors.text_dim), line_rect)
         for button in (self.play_local, self.play_ai, self.back_button):
             button.draw(surface)
+        for button in self.step_buttons.values():
+            button.draw_tooltip(surface)  # last: over whatever lies above the button
 
     def _rule_line(self) -> str:
         rule = {Rule.FREESTYLE: "Freestyle", Rule.STANDARD: "Standard", Rule.RENJU: "Renju"}[self.record.rule]
