@@ -505,3 +505,25 @@ def test_a_guest_process_killed_mid_game_is_replaced_with_its_token() -> None:
             if process is not None:
                 process.kill()
         host.bridge.close()
+
+
+def test_silent_connections_cannot_keep_a_real_guest_out() -> None:
+    # Slow hello limit: without eviction, the newest guest would wait for the silent ones.
+    patient = Timing(heartbeat_s=0.2, silence_s=3.0, hello_timeout_s=30.0, connect_timeout_s=3.0,
+                     retry_s=0.2, tick_s=0.05)
+    host = Side(patient)
+    host.bridge.host(HostOptions("Alice", port=0, advertise=False, host_color=Color.BLACK))
+    port = host.wait(Hosting).port
+    silent = [RawGuest(port) for _ in range(12)]  # more than the handshake slots
+    guest = Side()
+    try:
+        time.sleep(0.2)  # the silent ones are all accepted first
+        started = time.monotonic()
+        guest.bridge.join("127.0.0.1", port, "Bob")
+        assert guest.wait(Connected, timeout=WAIT_S).opponent_name == "Alice"
+        assert time.monotonic() - started < 5.0  # not the 30 s hello limit of the silent ones
+    finally:
+        for raw in silent:
+            raw.close()
+        guest.bridge.close()
+        host.bridge.close()

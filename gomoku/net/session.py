@@ -50,7 +50,7 @@ RETRY_S = 2.0  # a lost guest tries to come back this often
 TICK_S = 0.1  # the match's clocks and time-outs are looked at this often
 READ_CHUNK = 16384
 WRITE_LIMIT = 256 * 1024  # bytes waiting for a peer that does not read: beyond, cut it off
-MAX_PENDING = 8  # connections still in their handshake at once; more are closed at once
+MAX_PENDING = 8  # connections still in their handshake at once; a newcomer evicts the oldest
 LINGER_S = 0.5  # closing: read and drop what the peer still sends, so our last frames arrive
 LINGER_BYTES = 1 << 20
 MAX_FRAMES_PER_S = 500  # a game sends a few a second; far more is a flood: the link is cut
@@ -322,7 +322,7 @@ class HostSession(_Session):
         self.match = HostMatch(options, rng)
         self.server: asyncio.Server | None = None
         self.port = 0
-        self.pending: set[_Link] = set()
+        self.pending: dict[_Link, None] = {}  # in the handshake, oldest first
 
     async def start(self) -> int:
         """Listen: the options' port, or any free one if it is taken (or 0). Emits Hosting and
@@ -341,14 +341,20 @@ class HostSession(_Session):
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         link = _Link(reader, writer, self.options.size, self.timing.max_frames_per_s)
-        if self.done.is_set() or len(self.pending) >= MAX_PENDING:
+        if self.done.is_set():
             link.abort()
             return
-        self.pending.add(link)
+        if len(self.pending) >= MAX_PENDING:
+            # Full of connections that have said nothing: the oldest goes, not the newcomer,
+            # so a few silent sockets cannot keep a real guest (whose hello comes at once) out.
+            oldest = next(iter(self.pending))
+            del self.pending[oldest]
+            oldest.abort()
+        self.pending[link] = None
         try:
             first = await self._read_hello(link)
         finally:
-            self.pending.discard(link)
+            self.pending.pop(link, None)
         if first is None or self.done.is_set():
             await link.close()
             return
