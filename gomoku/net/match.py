@@ -306,6 +306,20 @@ class _Side:
             self._clock_event_at = now
             out.event(ClockUpdate(_clock_ms(self.game, now), self.game.to_move))
 
+    def lost(self, now: float) -> Step:
+        """The connection is gone: clocks paused until RECONNECT_WINDOW_S from now (the host
+        keeps the seat for the guest's token; the guest's session retries until then)."""
+        out = _Out()
+        if not self.connected or self.finished:
+            return out.step()
+        self.connected = False
+        self.game.clock.pause(now)
+        self.lost_deadline = now + RECONNECT_WINDOW_S
+        self._cancel_mine(out)
+        self.theirs = None
+        out.event(ConnectionLost(self.lost_deadline, self.role))
+        return out.step()
+
     def _game_over(self, out: _Out, result: Result) -> None:
         self.state = "over"
         self.result = result
@@ -665,19 +679,6 @@ class HostMatch(_Side):
             out.close = "reconnect window passed"
         return out.step()
 
-    def lost(self, now: float) -> Step:
-        """The guest's connection is gone: clocks paused, the seat kept RECONNECT_WINDOW_S."""
-        out = _Out()
-        if not self.connected or self.finished:
-            return out.step()
-        self.connected = False
-        self.game.clock.pause(now)
-        self.lost_deadline = now + RECONNECT_WINDOW_S
-        self._cancel_mine(out)
-        self.theirs = None
-        out.event(ConnectionLost(self.lost_deadline, "host"))
-        return out.step()
-
 
 class GuestMatch(_Side):
     """The guest's side: a mirror of the host's game, adopted from start, move, sync, result.
@@ -961,15 +962,3 @@ class GuestMatch(_Side):
             out.close = "reconnect window passed"
         return out.step()
 
-    def lost(self, now: float) -> Step:
-        """The connection is gone: clocks paused; the session retries until the deadline."""
-        out = _Out()
-        if not self.connected or self.finished:
-            return out.step()
-        self.connected = False
-        self.game.clock.pause(now)
-        self.lost_deadline = now + RECONNECT_WINDOW_S
-        self._cancel_mine(out)
-        self.theirs = None
-        out.event(ConnectionLost(self.lost_deadline, "guest"))
-        return out.step()
