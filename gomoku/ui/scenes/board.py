@@ -411,13 +411,19 @@ class BoardScene(Scene):
         if not self._turn_begun:
             player.begin_turn(self.game.board)
             self._turn_begun = True
-        problem = self.game.board.check_move(*point)
-        if problem is not None:
-            self.app.audio.play("invalid")
-            if self.game.board[point] == 0:  # occupied points need no explanation
-                self.app.notify(f"{point_name(point, self.game.board.size)} is {problem.value}.")
+        if self._refused(point):
             return
         player.click(point)
+
+    def _refused(self, point: Point) -> bool:
+        """True (with a sound, and the reason for an empty point) if the rules refuse `point`."""
+        problem = self.game.board.check_move(*point)
+        if problem is None:
+            return False
+        self.app.audio.play("invalid")
+        if self.game.board[point] == 0:  # occupied points need no explanation
+            self.app.notify(f"{point_name(point, self.game.board.size)} is {problem.value}.")
+        return True
 
     def _click_lan(self, point: Point) -> None:
         """Our stone goes to the host; it shows when the host has accepted it (Moved)."""
@@ -428,13 +434,8 @@ class BoardScene(Scene):
             if link.state == "waiting":
                 self.app.notify("The game starts when both players are ready.")
             return
-        problem = self.game.board.check_move(*point)
-        if problem is not None:
-            self.app.audio.play("invalid")
-            if self.game.board[point] == 0:
-                self.app.notify(f"{point_name(point, self.game.board.size)} is {problem.value}.")
-            return
-        link.move(point)
+        if not self._refused(point):
+            link.move(point)
 
     def _lan_action(self, key: str) -> bool:
         """Undo, restart, resign and menu in a LAN duel; True when `key` was handled here."""
@@ -776,7 +777,7 @@ class BoardScene(Scene):
         guest's also keeps its seat, so the game can be rejoined if this app dies."""
         record = autosave.record_of(self.game, self.setup, time.monotonic())
         link = self.lan
-        quitting = not getattr(self.app, "running", True)  # a deliberate quit says bye: no seat kept
+        quitting = not self.app.running  # a deliberate quit says bye: no seat kept
         if (link is not None and link.info is not None and not link.is_host and link.state == "playing"
                 and not quitting):
             record.extra[autosave.LAN_KEY] = autosave.lan_seat(link.info, time.time())
