@@ -46,3 +46,10 @@ def test_addresses_players_type_are_accepted(typed, expected):
 def test_bad_addresses_say_what_is_wrong(typed, words):
     with pytest.raises(ValueError, match=words):
         parse_address(typed)
+
+
+def test_an_ipv6_host_is_shown_in_brackets_beside_a_port():
+    from gomoku.net.address import shown_host
+
+    assert shown_host("fe80::1") == "[fe80::1]" and shown_host("192.168.1.20") == "192.168.1.20"
+    assert parse_address(f"{shown_host('fe80::1')}:16000") == ("fe80::1", 16000)  # it reads back

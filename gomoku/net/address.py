@@ -69,3 +69,8 @@ def parse_address(text: str) -> tuple[str, int]:
         return str(ipaddress.IPv4Address(host)), port
     except ValueError:
         return _host_name(host), port
+
+
+def shown_host(host: str) -> str:
+    """A host as a player reads (and may type) it beside a port: IPv6 addresses in brackets."""
+    return f"[{host}]" if ":" in host else host

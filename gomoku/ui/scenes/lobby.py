@@ -15,7 +15,7 @@ import pygame
 
 from gomoku.core.clock import TimeControl
 from gomoku.core.types import Color, Rule
-from gomoku.net.address import parse_address
+from gomoku.net.address import parse_address, shown_host
 from gomoku.net.events import DEFAULT_PORT, HostInfo, HostOptions
 from gomoku.ui.scene import Scene
 from gomoku.ui.scenes import (
@@ -249,7 +249,7 @@ class LobbyScene(Scene):
             self.address_note.text = message[:1].upper() + message[1:] + "."
             self.address_note.colour = colors.warning
             return None
-        shown = f"[{host}]" if ":" in host else host
+        shown = shown_host(host)
         self.address_note.text = f"Will connect to {shown} on port {port}."
         self.address_note.colour = colors.text_dim
         return host, port
@@ -296,7 +296,7 @@ class LobbyScene(Scene):
     def _join(self, address: str, port: int, label: str | None, session: str | None = None) -> None:
         link = self.app.open_lan()
         link.name = self.app.settings.player_name
-        shown = f"[{address}]" if ":" in address else address
+        shown = shown_host(address)
         self._joining_to = label or f"{shown}:{port}"
         link.join(address, port, session)
 
@@ -337,7 +337,7 @@ class LobbyScene(Scene):
             if where is None:
                 lines = ("Opening the game...", "", "")
             else:
-                shown = f"[{where.address}]" if ":" in where.address else where.address
+                shown = shown_host(where.address)
                 lines = ("Waiting for a guest...", f"Your address: {shown}  ·  port {where.port}",
                          f"{self.rule.text}, {self.size.text}, {time_words(TimeControl(*self.time.value))}")
             for label, text in zip(self.host_status, lines, strict=True):
