@@ -1,4 +1,5 @@
-"""Where a player's files live: settings, saved games and the autosave.
+"""Where a player's files live (settings, saved games and the autosave), and where the game's
+own fonts and sounds are (`assets_dir`).
 
 By default the platform's user folders (platformdirs, app name "gomoku"), e.g. on Linux
 `~/.config/gomoku/settings.json`, `~/.local/share/gomoku/saves/` and
@@ -9,6 +10,7 @@ Nothing is created at import time or by `user_paths`; call `UserPaths.ensure()`.
 
 from __future__ import annotations
 
+import importlib.resources
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +22,8 @@ HOME_ENV = "GOMOKU_HOME"
 SETTINGS_NAME = "settings.json"
 AUTOSAVE_NAME = "autosave.gomoku"
 SAVES_NAME = "saves"
+SOURCE_ASSETS = Path(__file__).resolve().parent.parent / "assets"
+"""The top-level assets/ folder of a source checkout, for a checkout run without installing."""
 
 
 @dataclass(frozen=True)
@@ -60,3 +64,17 @@ def user_paths(home: Path | str | None = None) -> UserPaths:
         settings_file=config_dir / SETTINGS_NAME,
         autosave_file=data_dir / AUTOSAVE_NAME,
     )
+
+
+def assets_dir() -> Path:
+    """The folder of the bundled fonts and sounds (`fonts/`, `sounds/`).
+
+    In the source it is the top-level assets/ folder; pyproject.toml installs it as the package
+    `gomoku.assets`, found the same way in a wheel, `pip install .` and `pip install -e .`. A
+    checkout put on sys.path without installing it (tools/cold_start.py --source) has no such
+    package: there the folder beside gomoku/ is used.
+    """
+    try:
+        return Path(str(importlib.resources.files("gomoku.assets")))
+    except ModuleNotFoundError:
+        return SOURCE_ASSETS

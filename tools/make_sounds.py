@@ -2,7 +2,7 @@
 
 Deterministic: the same script writes the same bytes. Run from the repository root:
 
-    .venv/bin/python tools/make_sounds.py            # writes gomoku/assets/sounds/*.wav
+    .venv/bin/python tools/make_sounds.py            # writes assets/sounds/*.wav
     .venv/bin/python tools/make_sounds.py --out DIR  # somewhere else
 
 Sounds are mono, 16-bit, 22050 Hz to keep the repository small (pygame converts on load).
@@ -19,7 +19,7 @@ import numpy as np
 
 RATE = 22050
 SEED = 20240515
-OUT_DIR = Path(__file__).resolve().parent.parent / "gomoku" / "assets" / "sounds"
+OUT_DIR = Path(__file__).resolve().parent.parent / "assets" / "sounds"  # the checkout's, not an installed copy
 
 # C major pentatonic, as MIDI note numbers: the calm scale the music and jingles use.
 PENTATONIC = (0, 2, 4, 7, 9)

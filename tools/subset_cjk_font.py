@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "gomoku" / "assets" / "fonts" / "NotoSansCJKsc-Subset.otf"
+OUT = Path(__file__).resolve().parent.parent / "assets" / "fonts" / "NotoSansCJKsc-Subset.otf"
 SC_FACE = 2  # Noto Sans CJK SC in NotoSansCJK-Regular.ttc (JP, KR, SC, TC, HK, then Mono)
 
 

@@ -1,7 +1,8 @@
 """Sound effects and background music, with volumes and mute from the settings.
 
-Sounds load lazily from gomoku/assets/sounds/ on first use. Without a sound device (the mixer
-fails to start) or without the files, the game goes on silently after one log line.
+Sounds load lazily from the bundled sounds (assets_dir() / "sounds") on first use. Without a
+sound device (the mixer fails to start) or without the files, the game goes on silently after
+one log line.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from typing import Protocol
 
 import pygame
 
+from gomoku.paths import assets_dir
+
 log = logging.getLogger(__name__)
 
-SOUNDS_DIR = Path(__file__).resolve().parent.parent / "assets" / "sounds"
+SOUNDS_DIR = assets_dir() / "sounds"
 EFFECTS = ("place", "win", "lose", "invalid", "tick")
 """The effect names scenes may `play`; each is `<name>.wav` in SOUNDS_DIR."""
 MUSIC_FILE = "music.wav"

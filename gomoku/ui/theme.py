@@ -14,6 +14,8 @@ from typing import Any
 
 import pygame
 
+from gomoku.paths import assets_dir
+
 Colour = tuple[int, int, int]
 
 DESIGN_HEIGHT = 800
@@ -21,7 +23,7 @@ DESIGN_HEIGHT = 800
 
 TEXT_CACHE_LIMIT = 2048
 
-FONTS_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
+FONTS_DIR = assets_dir() / "fonts"
 FONT_FILES = {False: FONTS_DIR / "DejaVuSans.ttf", True: FONTS_DIR / "DejaVuSans-Bold.ttf"}
 FALLBACK_FILES = (FONTS_DIR / "NotoSansCJKsc-Subset.otf",)
 """Fonts for what DejaVu lacks, tried in order: Chinese, Japanese and Korean (a subset made by
