@@ -223,3 +223,25 @@ def test_move_counts_read_as_words_do() -> None:
     assert record_details(_record())[1] == "Freestyle 15x15  ·  4 moves"
     one.moves, one.times = [], []
     assert record_details(one)[1] == "Freestyle 15x15  ·  0 moves"
+
+
+def test_the_save_dialog_opens_ready_to_type_over_the_suggested_name(app: App) -> None:
+    app.switch("records", {"save": _record(), "back": "menu"})
+    app.frame()
+    field = app.current.name_input
+    assert field.focused and field.selected and field.text  # no click needed before typing
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="typed"))
+    app.frame()
+    assert field.text == "typed"  # the typing replaced the suggestion instead of adding to it
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+    app.frame()
+    assert (app.paths.saves_dir / "typed.gomoku").exists()
+
+
+def test_escape_in_an_untouched_name_field_cancels_the_dialog(app: App) -> None:
+    app.switch("records", {"save": _record(), "back": "menu"})
+    app.frame()
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b"))
+    app.frame()
+    assert app.current_name == "menu"
+    assert list(app.paths.saves_dir.iterdir()) == []

@@ -627,17 +627,25 @@ class TextInput(_LabelledControl):
         self.max_length = max_length
         self.placeholder = placeholder
         self.focused = False
+        self.selected = False  # the whole text is selected: typing replaces it
         self.refused = ""
         self._committed = self.text
         self._blink = 0.0
 
-    def focus(self) -> None:
+    def focus(self, select_all: bool = False) -> None:
         self.focused = True
+        self.selected = select_all and bool(self.text)
         pygame.key.start_text_input()
+
+    @property
+    def edited(self) -> bool:
+        """The text differs from the last committed text (an edit Esc would abandon)."""
+        return self.text != self._committed
 
     def commit(self) -> bool:
         """End editing; True if the text differs from the last committed text."""
         self.focused = False
+        self.selected = False
         pygame.key.stop_text_input()
         changed = self.text != self._committed
         self._committed = self.text
@@ -670,6 +678,8 @@ class TextInput(_LabelledControl):
             missing = list(dict.fromkeys(ch for ch in printable if ch not in shown))
             codes = ", ".join(f"U+{ord(ch):04X}" for ch in missing[:3])
             self.refused = f"Left out {codes}: no font here shows it" if missing else ""
+            if self.selected and shown:  # typing over a selected suggestion replaces it
+                self.text, self.selected = "", False
             room = self.max_length - len(self.text)
             self.text += shown[: max(0, room)]
         elif event.type == pygame.KEYDOWN:
@@ -679,8 +689,11 @@ class TextInput(_LabelledControl):
             if event.key == pygame.K_ESCAPE:
                 self.text = self._committed  # Esc abandons the edit
                 self.commit()
+            elif event.key in (pygame.K_BACKSPACE, pygame.K_DELETE) and self.selected:
+                self.text = ""
             elif event.key == pygame.K_BACKSPACE:
                 self.text = self.text[:-1]
+            self.selected = False  # any other key (an arrow, End) keeps the text to edit its end
         return False
 
     def _draw_control(self, surface: pygame.Surface) -> None:
@@ -697,6 +710,10 @@ class TextInput(_LabelledControl):
             font = theme.font(theme.text_px)
             while shown and font.size(shown)[0] > inner.width - theme.px(6):
                 shown = shown[1:]  # keep the end (where the cursor is) in view
+            if self.selected:  # a highlight behind the text says typing replaces it
+                width, height = font.size(shown)
+                mark = pygame.Rect(inner.left, inner.centery - height // 2, width, height)
+                pygame.draw.rect(surface, colors.selection, mark.inflate(theme.px(4), 0))
             target = blit_text(surface, theme.render(shown, theme.text_px), inner, "left")
             if self.focused and (pygame.time.get_ticks() // 500) % 2 == 0:
                 x = target.right + theme.px(2) if shown else inner.left

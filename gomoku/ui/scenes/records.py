@@ -184,6 +184,7 @@ class RecordsScene(Scene):
         self.refresh()
         if self.record is not None:
             self.name_input.set_text(suggested_name(self.record))
+            self.name_input.focus(select_all=True)  # type a name at once, or Enter keeps the suggestion
             self.back_button.text = "Cancel"
         else:
             self.back_button.text = "Back"
@@ -237,6 +238,11 @@ class RecordsScene(Scene):
         if self.saving:
             if self.name_input.focused:
                 enter = event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER)
+                escape = event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
+                if escape and not self.name_input.edited:
+                    self.name_input.commit()  # nothing typed to abandon: Esc cancels the dialog
+                    self.app.switch(self.back, self.back_data)
+                    return
                 self.name_input.handle_event(event)
                 if enter:  # Enter in the field saves: typing a name and pressing Enter is one action
                     self.save()
