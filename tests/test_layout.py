@@ -52,6 +52,7 @@ def test_every_screen_has_readable_text_and_nothing_overlapping_or_outside(tmp_p
         app = open_app(tmp_path, size)
         try:
             problems = []
+            app.settings.show_move_numbers = True  # numbers on the stones are text too
             for name, data in SCENES:
                 app.switch(name, dict(data))
                 frames(app, 2)

@@ -373,6 +373,9 @@ class BoardView:
         ink = color or ((236, 236, 236) if stone is Color.BLACK else (30, 30, 30))
         digits = len(str(number))
         px = round(self.geometry.cell * (0.44 if digits < 3 else 0.36))
+        readable = max(px, LABEL_MIN_PX)  # at least the smallest readable text, if it stays on the stone
+        if self._font(readable, True).size(str(number))[0] <= 2 * self.geometry.stone_radius - 2:
+            px = readable
         text = self._font(px, True).render(str(number), True, ink)
         surface.blit(text, text.get_rect(center=center))
 
