@@ -150,16 +150,16 @@ class SidePanel:
         self.theme = theme
         self.rect = pygame.Rect(600, 0, 400, 600)
         self.buttons = {  # icons with their words when there is room; the tooltip names the key
-            "undo": Button(theme, "Undo", hotkey=pygame.K_u, icon="undo", icon_label=True,
+            "undo": Button(theme, LABELS["undo"], hotkey=pygame.K_u, icon="undo", icon_label=True,
                            tooltip="Undo: take back a move (U)"),
-            "restart": Button(theme, "Restart", hotkey=pygame.K_r, icon="restart", icon_label=True,
+            "restart": Button(theme, LABELS["restart"], hotkey=pygame.K_r, icon="restart", icon_label=True,
                               tooltip="Restart: a new game, same players (R)"),
-            "resign": Button(theme, "Resign", icon="resign", icon_label=True,
+            "resign": Button(theme, LABELS["resign"], icon="resign", icon_label=True,
                              tooltip="Resign this game (click twice)"),
-            "hint": Button(theme, "Hint", hotkey=pygame.K_h, icon="hint", icon_label=True,
+            "hint": Button(theme, LABELS["hint"], hotkey=pygame.K_h, icon="hint", icon_label=True,
                            tooltip="Hint: the computer's suggestion (H)"),
-            "save": Button(theme, "Save", icon="save", icon_label=True, tooltip="Save the game to a file"),
-            "menu": Button(theme, "Menu", hotkey=pygame.K_ESCAPE, icon="menu", icon_label=True,
+            "save": Button(theme, LABELS["save"], icon="save", icon_label=True, tooltip="Save the game to a file"),
+            "menu": Button(theme, LABELS["menu"], hotkey=pygame.K_ESCAPE, icon="menu", icon_label=True,
                            tooltip="Menu: the game stays for Continue (Esc)"),
         }
         self.move_list = MoveList(theme)
