@@ -21,6 +21,7 @@ from gomoku.ui.app import (
     parse_args,
     parse_size,
 )
+from gomoku.ui.theme import MIN_TEXT_PX
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -169,8 +170,8 @@ def test_resizing_lays_the_menu_out_inside_the_window(make_app, size: tuple[int,
         assert screen.contains(button.rect), button.text
     for first, second in zip(buttons, buttons[1:], strict=False):
         assert not first.rect.colliderect(second.rect)
-    # Text is rendered at the window's scale, not stretched: taller windows get bigger fonts.
-    assert app.theme.text_px == app.theme.px(26)
+    # Text is rendered at the window's scale (never under the readable floor), not stretched.
+    assert app.theme.text_px == max(app.theme.px(26), MIN_TEXT_PX + 3)
 
 
 def test_text_gets_bigger_on_a_bigger_window(make_app) -> None:

@@ -375,3 +375,32 @@ def test_a_guest_whose_app_died_continues_the_duel_from_the_menu(tmp_path, host_
         run_until(app, host_saw(peer, (9, 9)), peer)
     finally:
         app.close()
+
+
+def test_a_duel_fits_the_smallest_window_with_readable_text(tmp_path, host_bridge):
+    from layout_checks import READABLE_PX, layout_problems, text_sizes
+
+    with text_sizes() as drawn:
+        app = App(AppOptions(windowed=True, size=(640, 400), home=tmp_path / "guest", lan_interface=LOOPBACK))
+        try:
+            peer = Peer(host_bridge)
+            ports: list[int] = []
+            host_game(peer, ports)
+            join_by_address(app, ports[0])
+            run_until(app, lambda: app.current_name == "board", peer)
+            for size in ((640, 400), (1024, 1024), (2560, 600)):
+                app.set_window_size(size)
+                app.frame()
+                board = app.current
+                assert not layout_problems(app), (size, layout_problems(app))
+                card, theme = board.duel.card_rect, app.theme
+                assert board.board_area.contains(card)  # the Ready card, over the board
+                line_bottom = card.top + 3 * theme.pad + theme.heading_px + theme.text_px  # its title and line
+                assert board.duel.buttons["ready"].rect.top >= line_bottom  # the button under them, not over
+                chat = board.duel.chat_rect
+                assert board.panel_rect.contains(chat) and not chat.colliderect(board.panel.buttons_area)
+                assert not chat.colliderect(board.panel.status_rect)
+        finally:
+            app.close()
+    small = sorted({(px, text) for px, text in drawn if px < READABLE_PX})
+    assert not small, small[:8]

@@ -14,6 +14,7 @@ import os
 import sys
 import threading
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,8 @@ FPS = 60
 WINDOW_TITLE = "Gomoku"
 DEFAULT_WINDOW_SIZE = (1280, 800)
 MIN_WINDOW_SIZE = (640, 400)
+"""The smallest window every screen is laid out for (text at least theme.MIN_TEXT_PX, nothing
+overlapping): --size refuses less, and the window cannot be dragged smaller."""
 NOTICE_SECONDS = 4.5
 NOTICE_MAX_SECONDS = 12.0
 MAX_NOTICES = 3
@@ -459,7 +462,18 @@ class App:
         window = self.options.size
         if window is None:  # screenshots are always the same size, whatever the desktop
             window = DEFAULT_WINDOW_SIZE if self.options.screenshot else self._default_window_size()
-        return pygame.display.set_mode(window, pygame.RESIZABLE)
+        return self._open_window(window)
+
+    @staticmethod
+    def _open_window(size: tuple[int, int]) -> pygame.Surface:
+        """A resizable window of `size`, never smaller than MIN_WINDOW_SIZE: the smallest the
+        layouts are made for, so the window refuses to be dragged smaller."""
+        size = (max(MIN_WINDOW_SIZE[0], size[0]), max(MIN_WINDOW_SIZE[1], size[1]))
+        screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        with warnings.catch_warnings():  # the display module's own window, the one set_mode made
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pygame.Window.from_display_module().minimum_size = MIN_WINDOW_SIZE
+        return screen
 
     @staticmethod
     def _default_window_size() -> tuple[int, int]:
@@ -480,9 +494,9 @@ class App:
         self._relayout()
 
     def set_window_size(self, size: tuple[int, int]) -> None:
-        """Resize the window (leaves fullscreen); the scenes re-lay out at once."""
+        """Resize the window (leaves fullscreen; at least MIN_WINDOW_SIZE); the scenes re-lay out at once."""
         self.fullscreen = False
-        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self.screen = self._open_window(size)
         self._relayout()
 
     def _relayout(self) -> None:

@@ -10,6 +10,7 @@ import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pygame
@@ -28,6 +29,9 @@ LABEL_GAP_CELLS = 0.8
 
 STONE_RADIUS = 0.47
 """A stone's radius as a fraction of the cell, leaving a hair of wood between neighbours."""
+
+LABEL_MIN_PX = 15
+"""The smallest coordinate label (12-pixel letters, theme.MIN_TEXT_PX's size through _default_font)."""
 
 GRID_COLOR = (52, 36, 20)
 LABEL_COLOR = (74, 52, 30)
@@ -62,21 +66,53 @@ def star_points(size: int) -> tuple[Point, ...]:
     return (*corners, (middle, middle))
 
 
-def board_and_panel(
-    size: tuple[int, int], px: Callable[[float], int]
-) -> tuple[pygame.Rect, pygame.Rect]:
-    """The board square (the full height) and the side panel beside it, centred together.
+class Arrangement(NamedTuple):
+    """Where a scene's board square and its panel go (see `arrange`)."""
+
+    board: pygame.Rect
+    panel: pygame.Rect
+    below: bool  # the panel is under the board (a tall or square window), else beside it
+
+
+def arrange(size: tuple[int, int], px: Callable[[float], int], panel_w: int, panel_h: int,
+            widest: int | None = None) -> Arrangement:
+    """The board square and a panel beside it (at least `panel_w` wide, at most `widest`) or
+    under it (at least `panel_h` high, as wide as the window), whichever leaves the bigger
+    board; the two are centred together, so on a very wide window the panel stays next to
+    the board. Every scene with a board and a panel (menu, game, review) follows this rule.
 
     `px` turns design pixels into real ones (theme.px), so margins scale with the window.
     """
     width, height = size
     margin, gap = px(10), px(18)
-    side = max(100, min(height - 2 * margin, width - px(380)))  # a narrow window still gets a usable panel
-    panel_w = max(50, min(width - side - gap - 2 * margin, px(600)))
-    left = max(margin, (width - side - gap - panel_w) // 2)
+    beside = min(height - 2 * margin, width - 2 * margin - gap - panel_w)
+    under = min(width - 2 * margin, height - 2 * margin - gap - panel_h)
+    if under > beside:
+        side = max(100, under)
+        board = pygame.Rect((width - side) // 2, margin, side, side)
+        panel = pygame.Rect(margin, board.bottom + gap, width - 2 * margin, max(panel_h, height - margin - gap - board.bottom))
+        return Arrangement(board, panel, True)
+    side = max(100, beside)
+    room = max(panel_w, width - 2 * margin - gap - side)
+    shown_w = min(room, widest) if widest is not None else room
+    left = max(margin, (width - side - gap - shown_w) // 2)
     board = pygame.Rect(left, (height - side) // 2, side, side)
-    panel = pygame.Rect(board.right + gap, margin, panel_w, height - 2 * margin)
+    panel = pygame.Rect(board.right + gap, margin, shown_w, height - 2 * margin)
+    return Arrangement(board, panel, False)
+
+
+def board_and_panel(
+    size: tuple[int, int], px: Callable[[float], int], panel_h: int | None = None
+) -> tuple[pygame.Rect, pygame.Rect]:
+    """The board square and the game's side panel (beside it, or under it on a tall or square
+    window when the panel needs only `panel_h`), centred together (see `arrange`)."""
+    below_h = panel_h if panel_h is not None else size[1]  # no short layout: always beside
+    board, panel, _ = arrange(size, px, max(px(380), MIN_PANEL_W), below_h, px(600))
     return board, panel
+
+
+MIN_PANEL_W = 232
+"""The narrowest side panel, in real pixels: the cards' names and clocks at the smallest text."""
 
 
 @dataclass(frozen=True)
@@ -263,7 +299,10 @@ class BoardView:
             pygame.draw.aacircle(surface, GRID_COLOR, center, star_radius)
         if not self.coordinates:
             return surface.convert() if pygame.display.get_surface() else surface
-        font = self._font(round(geo.cell * 0.4))
+        label_px = max(LABEL_MIN_PX, round(geo.cell * 0.4))
+        if label_px > geo.cell * 0.75:  # a small preview board: no room for readable labels
+            return surface.convert() if pygame.display.get_surface() else surface
+        font = self._font(label_px)
         gap = geo.cell * LABEL_GAP_CELLS
         for i in range(self.size):
             letter = font.render(column_letter(i), True, LABEL_COLOR)
@@ -334,6 +373,9 @@ class BoardView:
         ink = color or ((236, 236, 236) if stone is Color.BLACK else (30, 30, 30))
         digits = len(str(number))
         px = round(self.geometry.cell * (0.44 if digits < 3 else 0.36))
+        readable = max(px, LABEL_MIN_PX)  # at least the smallest readable text, if it stays on the stone
+        if self._font(readable, True).size(str(number))[0] <= 2 * self.geometry.stone_radius - 2:
+            px = readable
         text = self._font(px, True).render(str(number), True, ink)
         surface.blit(text, text.get_rect(center=center))
 

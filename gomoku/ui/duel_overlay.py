@@ -45,7 +45,9 @@ class DuelOverlay:
         theme = self.theme
         pad = theme.pad
         width = min(board_area.width - 2 * pad, theme.px(600))
-        card = pygame.Rect(0, 0, width, theme.px(176))
+        # Tall enough for its title, line and buttons at the smallest readable text.
+        height = max(theme.px(176), 5 * pad + theme.heading_px + theme.text_px + theme.control_h)
+        card = pygame.Rect(0, 0, width, height)
         card.centerx = board_area.centerx
         places = []
         for top in (board_area.centery - card.height // 2, board_area.top + board_area.height // 8,

@@ -108,6 +108,11 @@ class MoveList(Widget):
     def line_h(self) -> int:
         return round(self.text_px * LINE_SPACING)
 
+    @property
+    def min_width(self) -> int:
+        """The narrowest rect that shows one pair of moves a line."""
+        return self._columns()[2] + 2 * self.theme.pad
+
     def _columns(self) -> tuple[int, int, int]:
         """Widths of the number column, of a move column, and of a whole pair with its gap."""
         font = self.theme.font(self.text_px, True)

@@ -23,9 +23,16 @@ from gomoku.ui.theme import Colour, Theme
 from gomoku.ui.widgets import Button, blit_text, wrap_text
 
 WARN_SECONDS = 10.0
+LABELS = {"undo": "Undo", "restart": "Restart", "hint": "Hint", "resign": "Resign", "save": "Save", "menu": "Menu"}
+CONFIRM_TEXT = "Confirm?"  # a button's words while it waits for the confirming second click
 KEYS_HINT = "Arrows + Enter play · U undo · R restart · H hint · N numbers · Esc menu"
 FORBIDDEN_HINT = "Red crosses: points black may not play (renju)"
-BUTTON_ORDER = ("undo", "restart", "hint", "resign", "save", "menu")  # two columns, row by row
+BUTTON_ORDER = ("undo", "restart", "hint", "resign", "save", "menu")  # row by row
+BUTTON_GRIDS = ((3, 2), (2, 3), (1, 6))
+"""The buttons' (rows, columns), roomiest first: a short panel takes the first that leaves the
+move list MIN_LIST_LINES; a panel under the board always has one row."""
+MIN_LIST_LINES = 4  # the header and three lines of moves
+WIDE_SHAPE = 1.25  # a panel wider than this times its height (under the board) lays out in columns
 
 StoneIcon = Callable[[Color, int], pygame.Surface]
 """A stone picture of a colour and radius (the board view's, so the cards match the board)."""
@@ -142,16 +149,22 @@ class SidePanel:
     def __init__(self, theme: Theme) -> None:
         self.theme = theme
         self.rect = pygame.Rect(600, 0, 400, 600)
-        self.buttons = {
-            "undo": Button(theme, "Undo", hotkey=pygame.K_u),
-            "restart": Button(theme, "Restart", hotkey=pygame.K_r),
-            "resign": Button(theme, "Resign"),
-            "hint": Button(theme, "Hint", hotkey=pygame.K_h),
-            "save": Button(theme, "Save"),
-            "menu": Button(theme, "Menu", hotkey=pygame.K_ESCAPE),
+        self.buttons = {  # icons with their words when there is room; the tooltip names the key
+            "undo": Button(theme, LABELS["undo"], hotkey=pygame.K_u, icon="undo", icon_label=True,
+                           tooltip="Undo: take back a move (U)"),
+            "restart": Button(theme, LABELS["restart"], hotkey=pygame.K_r, icon="restart", icon_label=True,
+                              tooltip="Restart: a new game, same players (R)"),
+            "resign": Button(theme, LABELS["resign"], icon="resign", icon_label=True,
+                             tooltip="Resign this game (click twice)"),
+            "hint": Button(theme, LABELS["hint"], hotkey=pygame.K_h, icon="hint", icon_label=True,
+                           tooltip="Hint: the computer's suggestion (H)"),
+            "save": Button(theme, LABELS["save"], icon="save", icon_label=True, tooltip="Save the game to a file"),
+            "menu": Button(theme, LABELS["menu"], hotkey=pygame.K_ESCAPE, icon="menu", icon_label=True,
+                           tooltip="Menu: the game stays for Continue (Esc)"),
         }
         self.move_list = MoveList(theme)
         self.title_pos = (0, 0)
+        self.title_w = 0
         self.card_rects: dict[Color, pygame.Rect] = {}
         self.status_rect = pygame.Rect(0, 0, 0, 0)
         self.keys_rect: pygame.Rect | None = None  # the keys line or the chat box; None: no room
@@ -162,31 +175,71 @@ class SidePanel:
 
     # --- layout --------------------------------------------------------------------------
 
+    @staticmethod
+    def card_height(theme: Theme) -> int:
+        """A player card: the name and kind lines (at least the smallest text) and the bar."""
+        return max(theme.px(96), 2 * theme.pad + theme.text_px + theme.small_px + theme.px(24))
+
+    @staticmethod
+    def below_height(theme: Theme, chat_h: int | None = None, result_h: int = 0) -> int:
+        """The height the panel needs under the board (see `layout`): title, the two cards side
+        by side and the status line (and a duel's chat) beside the move list or the result
+        card, and one row of buttons."""
+        pad = theme.pad
+        title_h = theme.font(theme.small_px + theme.px(2)).get_linesize()
+        left = title_h + pad + SidePanel.card_height(theme) + pad + theme.text_px + pad
+        if chat_h is not None:
+            left += pad + chat_h
+        return 3 * pad + max(left, result_h) + pad + theme.control_h
+
     def layout(self, rect: pygame.Rect, chat_h: int | None = None, result_h: int = 0) -> pygame.Rect | None:
-        """Place everything in `rect`: the buttons at the bottom, then title, player cards,
-        status line, move list and keys line top to bottom. With `chat_h` (a LAN duel) a chat
-        box of that height takes the keys line's place; returns its rect (else None). With
-        `result_h` (a game over) the result card takes the status line's place, the list
-        gives it the height. Every part is drawn again after a layout."""
-        theme = self.theme
+        """Place everything in `rect`: in a tall panel (beside the board) the buttons at the
+        bottom, then title, player cards, status line, move list and keys line top to bottom;
+        in a wide one (under the board) the title, cards side by side and status on the left,
+        the move list on the right, the buttons in a row below. With `chat_h` (a LAN duel) a
+        chat box of that height takes the keys line's place; returns its rect (else None).
+        With `result_h` (a game over) the result card takes the status line's place (under the
+        board, the move list's). Every part is drawn again after a layout."""
         self.rect = rect
         self._drawn = {}  # a part that moved or went leaves pixels only a full redraw clears
-        pad = theme.pad
-        button_h = theme.control_h
-        columns = 2
-        cell_w = (self.rect.width - 2 * pad - (columns - 1) * pad) // columns
-        rows = len(BUTTON_ORDER) // columns
-        top = self.rect.bottom - pad - rows * button_h - (rows - 1) * pad
+        if rect.width > rect.height * WIDE_SHAPE:
+            chat_rect = self._layout_wide(chat_h, result_h)
+        else:
+            chat_rect = self._layout_tall(chat_h, result_h)
+        self.buttons_area = self.buttons["undo"].rect.unionall([b.rect for b in self.buttons.values()])
+        self.move_list.visible = self.move_list.rect.height >= 2 * self.move_list.line_h
+        return chat_rect
+
+    def _place_buttons(self, area: pygame.Rect, rows: int, columns: int) -> bool:
+        """The buttons in a grid of `rows` x `columns` filling `area`, row by row, all with
+        their words or (when one would not fit) all icons alone; True when the words show."""
+        pad = self.theme.pad
+        cell_w = (area.width - (columns - 1) * pad) // columns
+        cell_h = (area.height - (rows - 1) * pad) // rows
         for index, key in enumerate(BUTTON_ORDER):
             row, col = divmod(index, columns)
-            self.buttons[key].rect = pygame.Rect(
-                self.rect.left + pad + col * (cell_w + pad), top + row * (button_h + pad), cell_w, button_h
-            )
+            button = self.buttons[key]
+            button.rect = pygame.Rect(area.left + col * (cell_w + pad), area.top + row * (cell_h + pad), cell_w, cell_h)
+        probes = [Button(self.theme, text, (0, 0, cell_w, cell_h), icon="undo", icon_label=True)
+                  for text in (*LABELS.values(), CONFIRM_TEXT)]
+        words = all(probe.shown_label() for probe in probes)
+        for button in self.buttons.values():
+            button.icon_label = words
+        return words
+
+    def _place_title(self, left: int, top: int, width: int) -> int:
+        """The title line at (left, top), `width` wide; returns its bottom."""
+        theme = self.theme
+        self.title_pos = (left + theme.pad // 2, top + theme.px(4))
+        self.title_w = width - theme.pad
+        return top + theme.px(4) + theme.font(theme.small_px + theme.px(2)).get_linesize()
+
+    def _layout_tall(self, chat_h: int | None, result_h: int) -> pygame.Rect | None:
+        theme = self.theme
+        pad = theme.pad
         inner = self.rect.inflate(-2 * pad, -2 * pad)
-        title_h = theme.font(theme.small_px + theme.px(2)).get_linesize()
-        self.title_pos = (inner.left + pad // 2, inner.top + theme.px(4))
-        top = inner.top + theme.px(4) + title_h + pad
-        card_h = theme.px(96)
+        top = self._place_title(inner.left, inner.top, inner.width) + pad
+        card_h = self.card_height(theme)
         self.card_rects = {}
         for color in (Color.BLACK, Color.WHITE):
             self.card_rects[color] = pygame.Rect(inner.left, top, inner.width, card_h)
@@ -196,18 +249,55 @@ class SidePanel:
         above = self.result_rect if self.result_rect is not None else self.status_rect  # what the list follows
         self.keys_lines = wrap_text(KEYS_HINT, theme.font(theme.small_px), inner.width)
         keys_h = theme.font(theme.small_px).get_linesize() * len(self.keys_lines)
-        keys_rect = pygame.Rect(inner.left, self.buttons["undo"].rect.top - pad - keys_h, inner.width, keys_h)
+        list_min = MIN_LIST_LINES * self.move_list.line_h
+        for rows, columns in BUTTON_GRIDS:  # the roomiest grid with words that leaves the list its lines
+            buttons_h = rows * theme.control_h + (rows - 1) * pad
+            buttons = pygame.Rect(inner.left, inner.bottom - buttons_h, inner.width, buttons_h)
+            room = buttons.top - pad - (above.bottom + pad)
+            if self._place_buttons(buttons, rows, columns) and room >= list_min:
+                break
+        keys_rect = pygame.Rect(inner.left, buttons.top - pad - keys_h, inner.width, keys_h)
         fits = len(self.keys_lines) <= 2
-        self.keys_rect = keys_rect if fits and keys_rect.top > above.bottom else None
+        self.keys_rect = keys_rect if fits and keys_rect.top - pad - (above.bottom + pad) >= list_min else None
         chat_rect = None
         if chat_h is not None:  # a LAN duel: the chat box takes the keys line's place
-            chat_rect = pygame.Rect(inner.left, self.buttons["undo"].rect.top - pad - chat_h, inner.width, chat_h)
+            chat_rect = pygame.Rect(inner.left, buttons.top - pad - chat_h, inner.width, chat_h)
             self.keys_rect = chat_rect if chat_rect.top > above.bottom + pad else None
-        list_bottom = (self.keys_rect.top if self.keys_rect is not None else self.buttons["undo"].rect.top) - pad
+        list_bottom = (self.keys_rect.top if self.keys_rect is not None else buttons.top) - pad
         list_top = above.bottom + pad
         self.move_list.rect = pygame.Rect(inner.left, list_top, inner.width, max(0, list_bottom - list_top))
-        self.buttons_area = self.buttons["undo"].rect.unionall([b.rect for b in self.buttons.values()])
-        self.move_list.visible = self.move_list.rect.height >= 2 * self.move_list.line_h
+        return chat_rect
+
+    def _layout_wide(self, chat_h: int | None, result_h: int) -> pygame.Rect | None:
+        theme = self.theme
+        pad = theme.pad
+        inner = self.rect.inflate(-2 * pad, -2 * pad)
+        buttons = pygame.Rect(inner.left, inner.bottom - theme.control_h, inner.width, theme.control_h)
+        self._place_buttons(buttons, 1, len(BUTTON_ORDER))
+        list_w = max(self.move_list.min_width, round(inner.width * 0.27))
+        left = pygame.Rect(inner.left, inner.top, inner.width - list_w - pad, buttons.top - pad - inner.top)
+        right = pygame.Rect(left.right + pad, inner.top, list_w, left.height)
+        top = self._place_title(left.left, left.top, left.width) + pad
+        card_w = (left.width - pad) // 2
+        card_h = self.card_height(theme)
+        self.card_rects = {Color.BLACK: pygame.Rect(left.left, top, card_w, card_h),
+                           Color.WHITE: pygame.Rect(left.right - card_w, top, card_w, card_h)}
+        top += card_h + pad
+        self.status_rect = pygame.Rect(left.left + pad // 2, top + pad // 2, left.width - pad, theme.text_px + pad)
+        self.result_rect = pygame.Rect(right.left, right.top, right.width, result_h) if result_h else None
+        list_top = self.result_rect.bottom + pad if self.result_rect is not None else right.top
+        self.move_list.rect = pygame.Rect(right.left, list_top, right.width, max(0, right.bottom - list_top))
+        below_status = pygame.Rect(left.left, self.status_rect.bottom + pad, left.width,
+                                   left.bottom - self.status_rect.bottom - pad)
+        chat_rect = None
+        if chat_h is not None:  # a LAN duel: the chat box under the status line
+            chat_rect = pygame.Rect(left.left, below_status.top, left.width, min(chat_h, below_status.height))
+            self.keys_rect = chat_rect
+            return chat_rect
+        self.keys_lines = wrap_text(KEYS_HINT, theme.font(theme.small_px), left.width)
+        keys_h = theme.font(theme.small_px).get_linesize() * len(self.keys_lines)
+        fits = len(self.keys_lines) <= 2 and keys_h <= below_status.height
+        self.keys_rect = pygame.Rect(left.left, below_status.top, left.width, keys_h) if fits else None
         return chat_rect
 
     # --- drawing -------------------------------------------------------------------------
@@ -265,7 +355,7 @@ class SidePanel:
         pygame.draw.rect(surface, colors.panel, panel, border_radius=theme.radius)
         pygame.draw.rect(surface, colors.panel_border, panel, theme.px(2), theme.radius)
         title_px = theme.small_px + theme.px(2)
-        title_text = theme.fit_text(title_text, title_px, panel.right - theme.pad - self.title_pos[0])
+        title_text = theme.fit_text(title_text, title_px, self.title_w)
         title = theme.render(title_text, title_px, colors.text_dim)
         surface.blit(title, self.title_pos)
 

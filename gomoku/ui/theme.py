@@ -30,6 +30,9 @@ FALLBACK_FILES = (FONTS_DIR / "NotoSansCJKsc-Subset.otf",)
 tools/subset_cjk_font.py); bold is synthetic there."""
 FONT_SCALE = 0.62
 """DejaVu point size per requested pixel: matches the widths pygame's default font gave."""
+MIN_TEXT_PX = 20
+"""The smallest text size the UI asks for (12-pixel letters at FONT_SCALE): the least a player
+should have to read, so small windows keep their text readable and lay out around it."""
 MISSING = "\ufffd"
 """Drawn for a character no shipped font has: a visible mark, never a silent gap or box."""
 
@@ -262,18 +265,19 @@ class Theme:
         """A length in real pixels for `design_pixels` at the 800-pixel design height (at least 1)."""
         return max(1, round(design_pixels * self.scale))
 
-    # Named text sizes, in real pixels.
+    # Named text sizes, in real pixels, never under MIN_TEXT_PX (a step above it for body text
+    # and headings, so they stay apart from the small text in a small window).
     @property
     def text_px(self) -> int:
-        return self.px(26)
+        return max(MIN_TEXT_PX + 3, self.px(26))
 
     @property
     def small_px(self) -> int:
-        return self.px(21)
+        return max(MIN_TEXT_PX, self.px(21))
 
     @property
     def heading_px(self) -> int:
-        return self.px(34)
+        return max(MIN_TEXT_PX + 6, self.px(34))
 
     @property
     def title_px(self) -> int:

@@ -7,12 +7,13 @@ Widgets never switch scenes themselves: the scene reads the True and acts.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import pygame
 
-from gomoku.ui.theme import Colour, Theme
+from gomoku.ui.theme import MIN_TEXT_PX, Colour, Theme
 
 LEFT_BUTTON = 1
 DOUBLE_CLICK_S = 0.4
@@ -153,6 +154,7 @@ class Label(Widget):
         colour: Colour | None = None,
         align: str = "left",
         bold: bool = False,
+        wrap: bool = False,
     ) -> None:
         super().__init__(theme, rect)
         self.text = text
@@ -160,13 +162,34 @@ class Label(Widget):
         self.colour = colour
         self.align = align
         self.bold = bold
+        self.wrap = wrap  # broken into lines (at " · ", else spaces) to fit the width
+
+    def lines(self, width: int | None = None) -> list[str]:
+        """The lines drawn in a rect `width` wide (the label's own by default)."""
+        if not self.text:
+            return []
+        if not self.wrap:
+            return [self.text]
+        font = self.theme.font(self.px or self.theme.text_px, self.bold)
+        return wrap_text(self.text, font, self.rect.width if width is None else width)
+
+    def height_for(self, width: int) -> int:
+        """The height the label's lines need in a rect `width` wide."""
+        font = self.theme.font(self.px or self.theme.text_px, self.bold)
+        return font.get_linesize() * max(1, len(self.lines(width)))
 
     def draw(self, surface: pygame.Surface) -> None:
         if not self.visible or not self.text:
             return
         px = self.px or self.theme.text_px
-        text = self.theme.fit_text(self.text, px, max(1, self.rect.width), self.bold)
-        blit_text(surface, self.theme.render(text, px, self.colour, self.bold), self.rect, self.align)
+        line_h = self.theme.font(px, self.bold).get_linesize()
+        lines = self.lines()[: max(1, self.rect.height // line_h)]  # what the rect has room for
+        top = self.rect.centery - line_h * len(lines) // 2
+        for line in lines:
+            text = self.theme.fit_text(line, px, max(1, self.rect.width), self.bold)
+            line_rect = pygame.Rect(self.rect.left, top, self.rect.width, line_h)
+            blit_text(surface, self.theme.render(text, px, self.colour, self.bold), line_rect, self.align)
+            top += line_h
 
 
 class Panel(Widget):
@@ -216,6 +239,7 @@ class Button(Widget):
         hotkey: int | None = None,
         icon: str | None = None,
         tooltip: str = "",
+        icon_label: bool = False,
     ) -> None:
         super().__init__(theme, rect)
         self.text = text  # also what a screen reader or a test reads when an icon is shown
@@ -223,6 +247,7 @@ class Button(Widget):
         self.primary = primary
         self.hotkey = hotkey
         self.icon = icon  # one of ICONS: drawn instead of the text
+        self.icon_label = icon_label  # the text beside the icon when both fit, else the icon alone
         self.tooltip = tooltip  # shown above the button while the mouse rests on it
         self.pressed = False
 
@@ -247,7 +272,7 @@ class Button(Widget):
     def appearance(self) -> tuple[object, ...]:
         """Everything `draw` depends on: a cached picture of the button is stale when it changes."""
         return (self.text, tuple(self.rect), self.visible, self.enabled, self.primary, self.pressed,
-                self.hover, self.highlighted, self.icon)
+                self.hover, self.highlighted, self.icon, self.icon_label)
 
     def draw(self, surface: pygame.Surface) -> None:
         if not self.visible:
@@ -267,39 +292,85 @@ class Button(Widget):
         pygame.draw.rect(surface, fill, self.rect, border_radius=radius)
         if (self.hover or self.highlighted) and self.enabled:
             pygame.draw.rect(surface, colors.accent, self.rect, self.theme.px(2), radius)
+        px = max(MIN_TEXT_PX, min(self.theme.text_px, int(self.rect.height * 0.5)))
         if self.icon is not None:
-            draw_icon(surface, self.icon, self.rect.center, max(4, int(self.rect.height * 0.22)), text_colour)
+            label = self.shown_label()
+            if not label:
+                size = max(5, round(min(self.rect.width, self.rect.height) * 0.27))
+                draw_icon(surface, self.icon, self.rect.center, size, text_colour)
+                return
+            size = max(5, round(self.rect.height * 0.22))
+            text = self.theme.render(label, px, text_colour, bold=True)
+            gap = max(size, self.theme.pad // 2)
+            left = self.rect.centerx - (2 * size + gap + text.get_width()) // 2
+            draw_icon(surface, self.icon, (left + size, self.rect.centery), size, text_colour)
+            blit_text(surface, text, pygame.Rect(left + 2 * size + gap, self.rect.top, text.get_width(),
+                                                 self.rect.height), "left")
             return
-        px = min(self.theme.text_px, max(8, int(self.rect.height * 0.5)))
         text = self.theme.fit_text(self.text, px, self.rect.width - 2 * self.theme.pad, bold=True)
         blit_text(surface, self.theme.render(text, px, text_colour, bold=True), self.rect)
 
+    def shown_label(self) -> str:
+        """The text drawn on the button: all of it, or "" for an icon alone (an icon button
+        shows its label only when the whole label fits beside the icon)."""
+        if self.icon is None:
+            return self.text
+        if not self.icon_label:
+            return ""
+        px = max(MIN_TEXT_PX, min(self.theme.text_px, int(self.rect.height * 0.5)))
+        size = max(5, round(self.rect.height * 0.22))
+        room = self.rect.width - 2 * self.theme.pad - 2 * size - max(size, self.theme.pad // 2)
+        return self.text if self.theme.font(px, True).size(self.text)[0] <= room else ""
+
+    def tooltip_rect(self, area: pygame.Rect) -> pygame.Rect | None:
+        """Where the tooltip shows inside `area` (the window) while hovered, else None."""
+        if not (self.tooltip and self.hover and self.visible):
+            return None
+        theme = self.theme
+        width, height = theme.font(theme.small_px).size(self.tooltip)
+        box = pygame.Rect(0, 0, min(width + 2 * theme.pad, area.width), height + theme.pad)
+        box.midbottom = (self.rect.centerx, self.rect.top - theme.px(6))
+        return box.clamp(area)
+
     def draw_tooltip(self, surface: pygame.Surface) -> None:
         """The tooltip in a small box above the button, while hovered; draw it last."""
-        if not (self.tooltip and self.hover and self.visible):
+        box = self.tooltip_rect(surface.get_rect())
+        if box is None:
             return
         theme, colors = self.theme, self.theme.colors
-        label = theme.render(self.tooltip, theme.small_px, colors.text)
-        box = label.get_rect().inflate(2 * theme.pad, theme.pad)
-        box.midbottom = (self.rect.centerx, self.rect.top - theme.px(6))
-        box.clamp_ip(surface.get_rect())
+        text = theme.fit_text(self.tooltip, theme.small_px, box.width - 2 * theme.pad)
+        label = theme.render(text, theme.small_px, colors.text)
         pygame.draw.rect(surface, colors.field, box, border_radius=theme.radius // 2)
         pygame.draw.rect(surface, colors.panel_border, box, theme.px(1), theme.radius // 2)
         surface.blit(label, label.get_rect(center=box.center))
 
 
-ICONS = ("first", "back", "forward", "last")
-"""Icons a Button can draw with pygame's primitives: review navigation."""
+ICONS = ("first", "back", "forward", "last", "undo", "restart", "hint", "resign", "save", "menu")
+"""Icons a Button can draw with pygame's primitives: review navigation and the game's actions."""
+
+
+def _arc(cx: float, cy: float, radius: float, start: float, end: float, steps: int = 24) -> list[tuple[float, float]]:
+    """Points along a circle from angle `start` to `end` (radians, 0 to the right, y down)."""
+    return [(cx + radius * math.cos(start + (end - start) * i / steps),
+             cy + radius * math.sin(start + (end - start) * i / steps)) for i in range(steps + 1)]
 
 
 def draw_icon(surface: pygame.Surface, name: str, centre: tuple[int, int], size: int, colour: Colour) -> None:
-    """Draw icon `name` (see ICONS) centred at `centre`, `size` pixels from centre to tip."""
+    """Draw icon `name` (see ICONS) centred at `centre`, `size` pixels from centre to tip.
+
+    Shapes are filled polygons and strokes of at least 2 pixels, so they read at any size."""
     cx, cy = centre
     bar = max(2, size // 3)
+    stroke = max(2, round(size / 4))
 
     def triangle(tip_x: int, direction: int) -> None:  # direction 1 points right
         base_x = tip_x - direction * size
         pygame.draw.polygon(surface, colour, [(tip_x, cy), (base_x, cy - size), (base_x, cy + size)])
+
+    def ring(radius: float, start: float, end: float) -> None:  # a thick arc as one polygon
+        outer = _arc(cx, cy, radius + stroke / 2, start, end)
+        inner = _arc(cx, cy, radius - stroke / 2, start, end)
+        pygame.draw.polygon(surface, colour, outer + inner[::-1])
 
     if name == "back":
         triangle(cx - size // 2, -1)
@@ -311,6 +382,56 @@ def draw_icon(surface: pygame.Surface, name: str, centre: tuple[int, int], size:
     elif name == "last":
         triangle(cx + size // 2 - bar, 1)
         pygame.draw.rect(surface, colour, (cx + size // 2, cy - size, bar, 2 * size))
+    elif name == "undo":  # a hooked arrow turning back to the left
+        radius = size * 0.55
+        top, bottom = cy - radius, cy + radius
+        hook_x = cx + size * 0.25
+        outer = _arc(hook_x, cy, radius + stroke / 2, -math.pi / 2, math.pi / 2)
+        inner = _arc(hook_x, cy, radius - stroke / 2, -math.pi / 2, math.pi / 2)
+        pygame.draw.polygon(surface, colour, outer + inner[::-1])
+        pygame.draw.rect(surface, colour, (cx - size * 0.6, bottom - stroke / 2, hook_x - cx + size * 0.6 + 1, stroke))
+        tip = cx - size
+        pygame.draw.rect(surface, colour, (tip + size * 0.4, top - stroke / 2, hook_x - tip - size * 0.4 + 1, stroke))
+        head = size * 0.55
+        pygame.draw.polygon(surface, colour, [(tip, top), (tip + head, top - head), (tip + head, top + head)])
+    elif name == "restart":  # a clockwise circle of arrow, its head at the top pointing into the gap
+        radius = size * 0.7
+        end = 1.5 * math.pi - 0.5
+        ring(radius, -math.pi / 2 + 0.75, end)
+        ex, ey = cx + radius * math.cos(end), cy + radius * math.sin(end)
+        tx, ty = -math.sin(end), math.cos(end)  # the way round, clockwise on screen
+        nx, ny = math.cos(end), math.sin(end)
+        head = size * 0.5
+        pygame.draw.polygon(surface, colour, [(ex + tx * head * 1.3, ey + ty * head * 1.3),
+                                              (ex + nx * head, ey + ny * head), (ex - nx * head, ey - ny * head)])
+    elif name == "hint":  # a light bulb: the glass, its neck and the screw base
+        glass = size * 0.62
+        gy = cy - size * 0.3
+        pygame.draw.circle(surface, colour, (cx, round(gy)), round(glass))
+        neck = glass * 0.62
+        pygame.draw.polygon(surface, colour, [(cx - glass * 0.85, gy + glass * 0.5), (cx + glass * 0.85, gy + glass * 0.5),
+                                              (cx + neck, cy + size * 0.55), (cx - neck, cy + size * 0.55)])
+        base_w = round(2 * neck)
+        pygame.draw.rect(surface, colour, (round(cx - neck), round(cy + size * 0.55 + 1), base_w, stroke))
+        pygame.draw.rect(surface, colour, (round(cx - neck * 0.6), round(cy + size * 0.55 + stroke + 2),
+                                           max(2, round(1.2 * neck)), stroke))
+    elif name == "resign":  # a flag on a pole
+        pole = cx - size * 0.6
+        pygame.draw.rect(surface, colour, (round(pole - stroke / 2), cy - size, stroke, 2 * size))
+        top = cy - size
+        pygame.draw.polygon(surface, colour, [(pole, top), (cx + size * 0.9, top + size * 0.15),
+                                              (cx + size * 0.9, top + size * 0.95), (pole, top + size * 1.05)])
+    elif name == "save":  # a floppy disk: the case with a cut corner, the shutter and the label
+        box = [(cx - size, cy - size), (cx + size * 0.55, cy - size), (cx + size, cy - size * 0.55),
+               (cx + size, cy + size), (cx - size, cy + size)]
+        pygame.draw.polygon(surface, colour, box, stroke)
+        pygame.draw.rect(surface, colour, (round(cx - size * 0.5), cy - size, round(size * 0.9), round(size * 0.75)))
+        pygame.draw.rect(surface, colour, (round(cx - size * 0.55), round(cy + size * 0.25), round(size * 1.1),
+                                           round(size * 0.75)), stroke)
+    elif name == "menu":  # three bars
+        for offset in (-0.7, 0.0, 0.7):
+            pygame.draw.rect(surface, colour, (cx - size, round(cy + offset * size - stroke / 2), 2 * size, stroke),
+                             border_radius=stroke // 2)
     else:
         raise ValueError(f"no icon named {name!r}")
 
@@ -722,7 +843,8 @@ class TextInput(_LabelledControl):
                     (x, box.bottom - theme.px(8)), theme.px(2),
                 )
         elif self.placeholder:
-            blit_text(surface, theme.render(self.placeholder, theme.text_px, colors.text_dim), inner, "left")
+            hint = theme.fit_text(self.placeholder, theme.text_px, inner.width)
+            blit_text(surface, theme.render(hint, theme.text_px, colors.text_dim), inner, "left")
 
 
 class ListView(Widget):

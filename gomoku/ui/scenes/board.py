@@ -45,8 +45,10 @@ from gomoku.ui.players import (
 )
 from gomoku.ui.scene import Scene
 from gomoku.ui.side_panel import (
+    CONFIRM_TEXT,
     FORBIDDEN_HINT,
     KEYS_HINT,
+    LABELS,
     WARN_SECONDS,
     CardContent,
     PanelContent,
@@ -119,6 +121,7 @@ class BoardScene(Scene):
         self._board_key: tuple[Any, ...] | None = None
         self._board_look: tuple[Any, ...] | None = None
         self._frame_key: int | None = None  # the surface the last full frame went to (see draw)
+        self._tip_rect: pygame.Rect | None = None  # the button tooltip on the screen, if any
         self.lan: LanLink | None = None  # the LAN duel shown, if this is one
         self._lan_version = -1  # the link's position version this scene installed
         self._lan_placed = 0
@@ -306,7 +309,11 @@ class BoardScene(Scene):
     def resize(self, size: tuple[int, int]) -> None:
         theme = self.app.theme
         self._frame_key = None
-        self.board_area, self.panel_rect = board_and_panel(size, theme.px)
+        # Under the board the panel needs room for the result card too, so the board keeps its
+        # place when the game ends.
+        chat_h = DuelOverlay.chat_height(theme) if self.lan is not None else None
+        below_h = SidePanel.below_height(theme, chat_h, GameOverCard.height(theme, 2 if self.lan else 1))
+        self.board_area, self.panel_rect = board_and_panel(size, theme.px, below_h)
         self.view.layout(self.board_area)
         self._layout_panel()
 
@@ -902,22 +909,31 @@ class BoardScene(Scene):
         backdrop = self._backdrop
         assert backdrop is not None
         self._unchanged = False
+        tip = next((button for button in self.buttons.values() if button.tooltip_rect(surface.get_rect())), None)
+        tip_rect = tip.tooltip_rect(surface.get_rect()) if tip is not None else None
+        old_tip = self._tip_rect if self._tip_rect != tip_rect else None  # a tooltip gone or moved
         if changed is None or covered or self._frame_key != id(surface):
             self._frame_key = id(surface)
             surface.blit(backdrop, (0, 0))
             redraw_board = True
         else:
-            redraw_board = board_look != self._board_look or self.board_area in changed
+            redraw_board = (board_look != self._board_look or self.board_area in changed
+                            or (old_tip is not None and old_tip.colliderect(self.board_area)))
             if redraw_board and self.board_area not in changed:
                 changed.append(self.board_area)  # clean wood under the overlay about to be drawn
+            if old_tip is not None:
+                changed.append(old_tip)
             for rect in changed:
                 surface.blit(backdrop, rect, rect)
         self._board_look = board_look
-        self._unchanged = not changed and not redraw_board
+        self._unchanged = not changed and not redraw_board and tip_rect == self._tip_rect
         if redraw_board:
             self.view.draw_overlay(surface, self.game.board, overlay)
             if self.lan is not None:
                 self.duel.draw_card(surface, self.lan, now)
+        if tip is not None:  # over everything; drawn each frame, as what lies under it may change
+            tip.draw_tooltip(surface)
+        self._tip_rect = tip_rect
 
     def forget_screen(self) -> None:
         super().forget_screen()
@@ -997,10 +1013,11 @@ class BoardScene(Scene):
         self.buttons["undo"].enabled = game.can_undo(self._requester())
         self.buttons["hint"].enabled = human_turn and self._hint_request is None
         self.buttons["resign"].enabled = not game.is_over
-        self.buttons["resign"].text = "Confirm?" if self._armed == "resign" else "Resign"
-        self.buttons["restart"].text = "Confirm?" if self._armed == "restart" else "Restart"
         self.buttons["save"].enabled = game.board.ply > 0
-        self.buttons["menu"].text = "Confirm?" if self._armed == "leave" else "Menu"
+        for key, armed in (("resign", "resign"), ("restart", "restart"), ("menu", "leave")):
+            button = self.buttons[key]  # waiting for the second click: lit, and (with room) says so
+            button.text = CONFIRM_TEXT if self._armed == armed else LABELS[key]
+            button.primary = self._armed == armed
         link = self.lan
         if link is not None:
             playing = link.phase == "connected" and link.state == "playing" and not game.is_over

@@ -36,6 +36,7 @@ from gomoku.ui.widgets import (
     TextInput,
     Widget,
     column,
+    wrap_words,
 )
 
 EMPTY_LIST_LINES = (
@@ -180,12 +181,18 @@ class LobbyScene(Scene):
         self.address_input.label_share = 0.25
         list_bottom = self.address_input.rect.top - theme.pad
         self.hosts_view.rect = pygame.Rect(inner.left, inner.top, inner.width, max(0, list_bottom - inner.top))
-        line_h = theme.small_px + theme.px(8)
-        first = self.hosts_view.rect.top + max(0, (self.hosts_view.rect.height - 3 * line_h) // 2)
-        for i, label in enumerate(self.empty_lines):
-            label.rect = pygame.Rect(inner.left + theme.pad, first + i * line_h, inner.width - 2 * theme.pad, line_h)
-            label.px = theme.small_px + (theme.px(2) if i == 0 else 0)
-            label.bold = i == 0
+        # The help for an empty list, as whole lines wrapped to the list's width (the heading
+        # first, bold), as many as the list has room for.
+        width = inner.width - 2 * theme.pad
+        heading_px = theme.small_px + theme.px(2)
+        texts = [(line, heading_px, True) for line in wrap_words(EMPTY_LIST_LINES[0], theme.font(heading_px, True), width)]
+        body = " ".join(EMPTY_LIST_LINES[1:])
+        texts += [(line, theme.small_px, False) for line in wrap_words(body, theme.font(theme.small_px), width)]
+        line_h = theme.font(heading_px, True).get_linesize() + theme.px(4)
+        shown = texts[: max(1, self.hosts_view.rect.height // line_h)]
+        first = self.hosts_view.rect.top + max(0, (self.hosts_view.rect.height - len(shown) * line_h) // 2)
+        self.empty_lines = [Label(theme, text, (inner.left + theme.pad, first + i * line_h, width, line_h), px,
+                                  align="center", bold=bold) for i, (text, px, bold) in enumerate(shown)]
 
     # --- input ---------------------------------------------------------------------------
 
@@ -380,7 +387,7 @@ class LobbyScene(Scene):
         self.hosts_view.draw(surface)
         if not self.hosts_view.items:
             for label in self.empty_lines:
-                label.colour = self.app.theme.colors.text if label is self.empty_lines[0] else self.app.theme.colors.text_dim
+                label.colour = self.app.theme.colors.text if label.bold else self.app.theme.colors.text_dim
                 label.draw(surface)
         self.address_input.draw(surface)
         self.address_note.draw(surface)

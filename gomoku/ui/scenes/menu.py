@@ -11,7 +11,7 @@ import pygame
 
 from gomoku.core import Board, Rule
 from gomoku.engine.api import Level, Position, SearchLimit, SearchResult
-from gomoku.ui.board_view import BoardView, Overlay
+from gomoku.ui.board_view import BoardView, Overlay, arrange
 from gomoku.ui.scene import Scene
 from gomoku.ui.scenes import (
     COLOR_OPTIONS,
@@ -169,8 +169,8 @@ class MenuScene(Scene):
         self.board_view = BoardView(ATTRACT_SIZE)
         self.title = Label(theme, "Gomoku", align="center", bold=True)
         self.subtitle = Label(theme, "five in a row", align="center")
-        self.keys_hint = Label(theme, "Arrows + Enter to choose  ·  F11 fullscreen", align="center")
-        self.preparing = Label(theme, "", align="center")  # the engine's first-launch progress
+        self.keys_hint = Label(theme, "Arrows + Enter to choose  ·  F11 fullscreen", align="center", wrap=True)
+        self.preparing = Label(theme, "", align="center", wrap=True)  # the engine's first-launch progress
         self.continue_button = Button(theme, "Continue", primary=True)
         self.ai_button = Button(theme, "vs Computer")
         self.local_button = Button(theme, "Two players")
@@ -260,43 +260,47 @@ class MenuScene(Scene):
     def resize(self, size: tuple[int, int]) -> None:
         theme = self.app.theme
         width, height = size
-        # The board on the left takes the height; the menu column sits on the right.
-        side = min(height, round(width * 0.62))
-        self.board_rect = pygame.Rect(0, 0, side, side)
-        self.board_rect.center = (round(width * 0.36), height // 2)
+        for label, px, colour in ((self.title, theme.title_px, theme.colors.accent),
+                                  (self.subtitle, theme.text_px, theme.colors.text_dim),
+                                  (self.keys_hint, theme.small_px, theme.colors.text_dim),
+                                  (self.preparing, theme.small_px, theme.colors.accent)):
+            label.px, label.colour = px, colour
+        menu_w = theme.px(360)
+        shown = [b for b in self.buttons if b.visible]
+        button_h, gap = theme.control_h, theme.px(14)
+        head_h = theme.px(96) + theme.px(34)  # the title and the subtitle
+        notes_h = 4 * theme.font(theme.small_px).get_linesize()  # the keys line and the progress, two each
+        # The board and the menu follow the game's rule: the menu beside the board, next to it
+        # on a very wide window, or under it (buttons in two rows) on a tall or square one.
+        column_h = head_h + theme.px(40) + len(shown) * (button_h + gap) + notes_h
+        below_h = head_h + 2 * (button_h + gap) + notes_h + 2 * theme.pad
+        board, area, below = arrange(size, theme.px, menu_w + 2 * theme.pad, below_h, menu_w + theme.px(160))
+        self.board_rect = board
         self.board_view.layout(self.board_rect.inflate(-theme.px(24), -theme.px(24)))
         self._backdrop = None
         self._dim = None
-
-        menu_w = theme.px(360)
-        menu_cx = max(self.board_rect.right + menu_w // 2 + theme.pad,
-                      min(width - menu_w // 2 - theme.px(48), round(width * 0.78)))
-        if menu_cx + menu_w // 2 > width:  # a narrow window: the menu floats over the board
-            menu_cx = width - menu_w // 2 - theme.pad
-        button_h = theme.control_h
-        gap = theme.px(14)
-        shown = [b for b in self.buttons if b.visible]
-        count = len(shown)
-        block_h = theme.px(170) + count * button_h + (count - 1) * gap
-        top = max(theme.pad, (height - block_h) // 2)
-        self.title.rect = pygame.Rect(0, top, menu_w + theme.px(80), theme.px(96))
-        self.title.rect.centerx = menu_cx
-        self.title.px = theme.title_px
-        self.title.colour = theme.colors.accent
-        self.subtitle.rect = pygame.Rect(0, self.title.rect.bottom, menu_w, theme.px(34))
-        self.subtitle.rect.centerx = menu_cx
-        self.subtitle.px = theme.text_px
-        self.subtitle.colour = theme.colors.text_dim
-        rects = column(menu_cx - menu_w // 2, top + theme.px(170), menu_w, count, button_h, gap)
+        if below:
+            columns = (len(shown) + 1) // 2
+            button_w = min(theme.px(280), (area.width - (columns - 1) * gap) // columns)
+            block_w = columns * button_w + (columns - 1) * gap
+            top = area.top
+            rects = [pygame.Rect(area.centerx - block_w // 2 + (i % columns) * (button_w + gap),
+                                 top + head_h + theme.pad + (i // columns) * (button_h + gap), button_w, button_h)
+                     for i in range(len(shown))]
+            text_w = area.width
+        else:
+            top = max(area.top, area.centery - column_h // 2)
+            rects = column(area.centerx - menu_w // 2, top + head_h + theme.px(40), menu_w, len(shown), button_h, gap)
+            text_w = min(area.width, menu_w + theme.px(80))
+        self.title.rect = pygame.Rect(0, top, text_w, theme.px(96))
+        self.subtitle.rect = pygame.Rect(0, self.title.rect.bottom, text_w, theme.px(34))
         for button, rect in zip(shown, rects, strict=True):
             button.rect = rect
-        self.keys_hint.rect = pygame.Rect(0, rects[-1].bottom + theme.px(18), menu_w + theme.px(80), theme.px(28))
-        self.keys_hint.rect.centerx = menu_cx
-        self.keys_hint.px = theme.small_px
-        self.keys_hint.colour = theme.colors.text_dim
-        self.preparing.rect = self.keys_hint.rect.move(0, theme.px(30))
-        self.preparing.px = theme.small_px
-        self.preparing.colour = theme.colors.accent
+        self.keys_hint.rect = pygame.Rect(0, max(r.bottom for r in rects) + theme.pad, text_w,
+                                          self.keys_hint.height_for(text_w))
+        self.preparing.rect = pygame.Rect(0, self.keys_hint.rect.bottom, text_w, 2 * theme.font(theme.small_px).get_linesize())
+        for label in (self.title, self.subtitle, self.keys_hint, self.preparing):
+            label.rect.centerx = area.centerx
 
         panel_w = min(width - 2 * theme.pad, theme.px(620))
         row_h = theme.control_h

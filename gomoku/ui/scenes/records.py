@@ -26,7 +26,7 @@ from gomoku.core.notation import counted
 from gomoku.core.records import PSQ_SUFFIX, RECORD_SUFFIX, GameRecord, RecordError
 from gomoku.ui.board_view import BoardView, Overlay
 from gomoku.ui.scene import Scene
-from gomoku.ui.widgets import Button, Choice, ListView, TextInput, blit_text, wrap_words
+from gomoku.ui.widgets import Button, Choice, ListView, TextInput, blit_text, wrap_text, wrap_words
 
 NAME_LIMIT = 48
 _UNSAFE = re.compile(r"[^\w .()\-]+")  # keep letters, digits, spaces and a few signs
@@ -162,6 +162,7 @@ class RecordsScene(Scene):
         self.back_button = Button(theme, "Back", hotkey=pygame.K_ESCAPE)
         self.title_rect = pygame.Rect(0, 0, 0, 0)
         self.folder_rect = pygame.Rect(0, 0, 0, 0)
+        self.folder_lines: list[str] = []  # the folder and the hint, one or two lines
         self.target_rect = pygame.Rect(0, 0, 0, 0)  # "Saves as: ..." under the name and format
         self._overwrite_armed: Path | None = None
         self.preview_rect = pygame.Rect(0, 0, 0, 0)
@@ -206,7 +207,9 @@ class RecordsScene(Scene):
         left = (width - panel_w) // 2
         top = theme.px(40)
         self.title_rect = pygame.Rect(left, top, panel_w, theme.heading_px + pad)
-        self.folder_rect = pygame.Rect(left, self.title_rect.bottom, panel_w, theme.small_px + pad)
+        self.folder_lines = wrap_text(self._folder_text(), theme.font(theme.small_px), panel_w)[:2]
+        line_h = theme.font(theme.small_px).get_linesize()
+        self.folder_rect = pygame.Rect(left, self.title_rect.bottom, panel_w, line_h * len(self.folder_lines) + pad)
         bottom = height - theme.px(30)
         button_w = (panel_w - pad) // 2
         self.back_button.rect = pygame.Rect(left, bottom - control_h, button_w, control_h)
@@ -402,12 +405,20 @@ class RecordsScene(Scene):
         self._preview_view.draw(surface, self._preview, Overlay(winning_line=outcome.line if outcome else ()))
         details = record_details(record)
         top = board_rect.bottom + pad
-        for text in details:
-            if top + theme.small_px > inner.bottom:
+        font = theme.font(theme.small_px)
+        lines = [line for text in details for line in wrap_text(text, font, inner.width)]
+        for text in lines:
+            if top + font.get_linesize() > inner.bottom:
                 break
             fitted = theme.fit_text(text, theme.small_px, inner.width)
             surface.blit(theme.render(fitted, theme.small_px, colors.text), (inner.left, top))
-            top += theme.small_px + theme.px(6)
+            top += font.get_linesize() + theme.px(4)
+
+    def _folder_text(self) -> str:
+        where = f"Folder: {self.app.paths.saves_dir}"
+        if not self.saving:
+            where += "  ·  double-click or Enter opens a game (.gomoku and Piskvork .psq)"
+        return where
 
     # --- drawing -------------------------------------------------------------------------
 
@@ -428,11 +439,13 @@ class RecordsScene(Scene):
         theme.draw_background(surface)
         title = "Save this game" if self.saving else "Saved games"
         blit_text(surface, theme.render(title, theme.heading_px, colors.accent, bold=True), self.title_rect, "left")
-        where = f"Folder: {self.app.paths.saves_dir}"
-        if not self.saving:
-            where += "   ·   double-click or Enter opens a game (.gomoku and Piskvork .psq)"
-        folder = theme.fit_text(where, theme.small_px, self.folder_rect.width)
-        blit_text(surface, theme.render(folder, theme.small_px, colors.text_dim), self.folder_rect, "left")
+        line_h = theme.font(theme.small_px).get_linesize()
+        top = self.folder_rect.centery - line_h * len(self.folder_lines) // 2
+        for line in self.folder_lines:  # the folder, and how to open a game (on a line of its own if need be)
+            fitted = theme.fit_text(line, theme.small_px, self.folder_rect.width)
+            blit_text(surface, theme.render(fitted, theme.small_px, colors.text_dim),
+                      pygame.Rect(self.folder_rect.left, top, self.folder_rect.width, line_h), "left")
+            top += line_h
         self.list_view.draw(surface)
         if not self.files:
             empty = "No saved games yet." if not self.saving else "No saved games yet: this will be the first."

@@ -15,7 +15,7 @@ from gomoku.core.board import Board
 from gomoku.core.notation import format_point
 from gomoku.core.records import GameRecord
 from gomoku.core.types import Color, Rule
-from gomoku.ui.board_view import BoardView, Overlay, board_and_panel
+from gomoku.ui.board_view import MIN_PANEL_W, BoardView, Overlay, arrange
 from gomoku.ui.move_list import MoveList
 from gomoku.ui.scene import Scene
 from gomoku.ui.widgets import Button, blit_text, wrap_text
@@ -99,10 +99,39 @@ class ReviewScene(Scene):
                 self.record.moves = self.record.moves[: self.board.ply]
                 return
 
+    def _header_heights(self) -> list[int]:
+        """The heights of the three header lines: the players, the rule, the result."""
+        theme = self.app.theme
+        return [px + theme.px(6) for px in (theme.text_px, theme.small_px + theme.px(2), theme.small_px + theme.px(2))]
+
     def resize(self, size: tuple[int, int]) -> None:
         theme = self.app.theme
-        self.board_area, self.panel_rect = board_and_panel(size, theme.px)
+        pad, button_h = theme.pad, theme.control_h
+        header_h = sum(self._header_heights()) + 2 * theme.px(6)
+        # Under the board (a tall or square window): the header, the counter and the step
+        # buttons beside the move list, the Play on and Back buttons in a row below.
+        below_h = 2 * pad + header_h + pad + theme.heading_px + pad + button_h + pad + button_h + 2 * pad
+        self.board_area, self.panel_rect, below = arrange(size, theme.px, max(theme.px(380), MIN_PANEL_W),
+                                                          below_h, theme.px(600))
         self.view.layout(self.board_area)
+        if below:
+            self._layout_wide()
+        else:
+            self._layout_tall()
+        self.move_list.visible = self.move_list.rect.height >= 2 * self.move_list.line_h
+
+    def _place_header(self, left: int, top: int, width: int) -> int:
+        """The players, rule and result lines from `top`; returns the bottom of the last."""
+        theme = self.app.theme
+        self._header_rects = []
+        for height in self._header_heights():
+            rect = pygame.Rect(left + theme.pad // 2, top, width - theme.pad, height)  # as the board panel's title
+            self._header_rects.append(rect)
+            top = rect.bottom + theme.px(6)
+        return top
+
+    def _layout_tall(self) -> None:
+        theme = self.app.theme
         pad, button_h = theme.pad, theme.control_h
         inner = self.panel_rect.inflate(-2 * pad, -2 * pad)
         # Bottom up: Back, the two Play on buttons, the keys line, the step buttons, the counter.
@@ -112,22 +141,45 @@ class ReviewScene(Scene):
         self._hint_lines = wrap_text(REVIEW_KEYS, theme.font(theme.small_px), inner.width)
         hint_h = theme.font(theme.small_px).get_linesize() * len(self._hint_lines)
         self._hint_rect = pygame.Rect(inner.left, self.play_local.rect.top - 2 * pad - hint_h, inner.width, hint_h)
-        step_w = (inner.width - 3 * pad) // 4
         steps_top = self._hint_rect.top - pad - button_h
-        for index, button in enumerate(self.step_buttons.values()):
-            button.rect = pygame.Rect(inner.left + index * (step_w + pad), steps_top, step_w, button_h)
+        list_top = self._place_header(inner.left, inner.top + pad, inner.width) + pad
+        if steps_top - theme.heading_px - 2 * pad - list_top < 3 * self.move_list.line_h:
+            self._hint_lines = []  # a short panel: the keys are in the buttons' tooltips
+            self._hint_rect = pygame.Rect(inner.left, self.play_local.rect.top, inner.width, 0)
+            steps_top = self.play_local.rect.top - pad - button_h
+        self._place_steps(pygame.Rect(inner.left, steps_top, inner.width, button_h))
         self._counter_rect = pygame.Rect(inner.left, steps_top - pad - theme.heading_px, inner.width, theme.heading_px)
-        # Top down: the players, the rule, the result; the move list takes the room between.
-        self._header_rects = []
-        top = inner.top + pad
-        for px in (theme.text_px, theme.small_px + theme.px(2), theme.small_px + theme.px(2)):
-            rect = pygame.Rect(inner.left + pad // 2, top, inner.width - pad, px + theme.px(6))  # as the board panel's title
-            self._header_rects.append(rect)
-            top = rect.bottom + theme.px(6)
-        list_top = top + pad
+        # The move list takes the room between the header and the counter.
         self.move_list.rect = pygame.Rect(inner.left, list_top, inner.width,
                                           max(0, self._counter_rect.top - pad - list_top))
-        self.move_list.visible = self.move_list.rect.height >= 2 * self.move_list.line_h
+
+    def _layout_wide(self) -> None:
+        theme = self.app.theme
+        pad, button_h = theme.pad, theme.control_h
+        inner = self.panel_rect.inflate(-2 * pad, -2 * pad)
+        row = pygame.Rect(inner.left, inner.bottom - button_h, inner.width, button_h)
+        third = (row.width - 2 * pad) // 3
+        for index, button in enumerate((self.play_local, self.play_ai, self.back_button)):
+            button.rect = pygame.Rect(row.left + index * (third + pad), row.top, third, button_h)
+        list_w = max(self.move_list.min_width, round(inner.width * 0.3))
+        left = pygame.Rect(inner.left, inner.top, inner.width - list_w - pad, row.top - pad - inner.top)
+        self.move_list.rect = pygame.Rect(left.right + pad, inner.top, list_w, left.height)
+        top = self._place_header(left.left, left.top + pad, left.width)
+        self._counter_rect = pygame.Rect(left.left, top + pad, left.width, theme.heading_px)
+        steps_top = self._counter_rect.bottom + pad
+        self._place_steps(pygame.Rect(left.left, steps_top, left.width, button_h))
+        self._hint_lines = wrap_text(REVIEW_KEYS, theme.font(theme.small_px), left.width)
+        hint_h = theme.font(theme.small_px).get_linesize() * len(self._hint_lines)
+        self._hint_rect = pygame.Rect(left.left, steps_top + button_h + pad, left.width, hint_h)
+        if self._hint_rect.bottom > left.bottom:
+            self._hint_lines = []  # no room: the keys are in the buttons' tooltips
+            self._hint_rect.height = 0
+
+    def _place_steps(self, row: pygame.Rect) -> None:
+        pad = self.app.theme.pad
+        step_w = (row.width - 3 * pad) // 4
+        for index, button in enumerate(self.step_buttons.values()):
+            button.rect = pygame.Rect(row.left + index * (step_w + pad), row.top, step_w, row.height)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         steps = {"first": 0, "back": self.ply - 1, "forward": self.ply + 1, "last": self.total}
@@ -199,10 +251,11 @@ class ReviewScene(Scene):
             assert last is not None
             colour_name = "black" if self.ply % 2 == 1 else "white"
             counter += f"  ·  {colour_name} {format_point(last, self.record.size)}"
+        counter = theme.fit_text(counter, theme.text_px, self._counter_rect.width, True)
         blit_text(surface, theme.render(counter, theme.text_px, colors.text, True), self._counter_rect)
         for button in self.step_buttons.values():
             button.draw(surface)
-        line_h = self._hint_rect.height // len(self._hint_lines)
+        line_h = self._hint_rect.height // max(1, len(self._hint_lines))
         for index, line in enumerate(self._hint_lines):
             line_rect = pygame.Rect(self._hint_rect.left, self._hint_rect.top + index * line_h, self._hint_rect.width, line_h)
             blit_text(surface, theme.render(line, theme.small_px, colors.text_dim), line_rect)
