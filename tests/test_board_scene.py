@@ -680,3 +680,12 @@ def test_the_computer_thinking_shows_a_spinner_its_depth_and_the_time_spent_agai
     assert computer.budget_s == DEFAULT_BUDGET_S[Level.HARD]  # the search's own limit
     assert 0 <= card.think < later.think <= 1 and abs(later.think - card.think - 0.25) < 0.05  # 0.5 s of 2 s
     assert card.spin != later.spin  # the spinner turns
+
+
+def test_an_untimed_clock_is_labelled_as_time_used(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle", moves=[[7, 7]])
+    scene = app.current
+    now = _spend(scene, 1.2)
+    white = scene._card_content(Color.WHITE, now)
+    assert white.detail == "time used" and white.clock in ("0:01", "0:02")  # not a clock running out

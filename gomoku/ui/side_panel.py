@@ -74,7 +74,8 @@ def card_content(theme: Theme, game: Game, color: Color, player: Player | None, 
 
     The big number is the time that matters: on its turn the nearer of the per-move countdown
     and the game clock, else its game time (or, with only a move limit, the time a move gets);
-    untimed, the time used. The small line gives the other clock, or the time used. A bar
+    untimed, the time used (labelled, so 0:01 never reads as a clock about to run out). The
+    small line gives the other clock, or the time used. A bar
     drains with the move countdown (or through the game clock's last seconds); in the last
     WARN_SECONDS of `time_left` (the side to move's nearer deadline) clock and bar turn red
     and the border pulses."""
@@ -114,8 +115,8 @@ def card_content(theme: Theme, game: Game, color: Color, player: Player | None, 
         big = move_s if math.isinf(remaining) else remaining
         detail = f"used {format_seconds(used)}" if math.isinf(remaining) else ""
         clock_colour = colors.text_dim if math.isinf(remaining) else colors.text
-    elif math.isinf(remaining):  # untimed: the clock only measures
-        big, clock_colour = used, colors.text_dim
+    elif math.isinf(remaining):  # untimed: the clock only measures, and says so
+        big, clock_colour, detail = used, colors.text_dim, "time used"
     else:
         big, clock_colour = remaining, colors.text
         if warn:
