@@ -48,7 +48,7 @@ def key_bit(offset: int) -> int:
     return 2 * (offset + HALF - 1)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, no_cpython_wrapper=True)
 def _five_at_centre(line: np.ndarray, exact: bool) -> int:
     """1 if the own run through the centre is a five, 2 if it is an overline, 0 otherwise."""
     run = 1
@@ -67,7 +67,7 @@ def _five_at_centre(line: np.ndarray, exact: bool) -> int:
     return 2
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, no_cpython_wrapper=True)
 def _ternary_index(line: np.ndarray) -> int:
     """Index of an 11-cell ternary line (centre excluded) in base 3."""
     index = 0
@@ -80,7 +80,7 @@ def _ternary_index(line: np.ndarray) -> int:
     return index
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, no_cpython_wrapper=True)
 def _classify_all(exact: bool, renju_black: bool) -> np.ndarray:
     """The pattern code of every ternary line, computed from lines with more own stones first."""
     n_cells = 2 * HALF
@@ -166,7 +166,7 @@ def _classify_all(exact: bool, renju_black: bool) -> np.ndarray:
     return codes
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, no_cpython_wrapper=True)
 def _expand(codes: np.ndarray, color: int) -> np.ndarray:
     """Map every 20-bit key (cell values 0..3) to the code of its ternary line for `color`."""
     table = np.zeros(N_KEYS, dtype=np.int8)

@@ -55,7 +55,7 @@ NULL_SALT = np.uint64(0x5851F42D4C957F2D)
 THREAT_FLAGS = FL_OWN_FOUR | FL_OWN_THREE | FL_OPP_FOUR | FL_OPP_THREE
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline='always')
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
 def _tt_store(sr: tuple, h: np.uint64, move: int, depth: int, flag: int, score: int, ply: int) -> None:
     tt_keys = sr[0]
     slot = h & np.uint64(tt_keys.shape[0] - 1)
@@ -69,7 +69,7 @@ def _tt_store(sr: tuple, h: np.uint64, move: int, depth: int, flag: int, score: 
     sr[1][slot] = data
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline='always')
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
 def _tt_probe(sr: tuple, h: np.uint64, ply: int) -> tuple:
     """(found, move, depth, flag, score) for the position with hash h."""
     tt_keys = sr[0]
@@ -88,7 +88,7 @@ def _tt_probe(sr: tuple, h: np.uint64, ply: int) -> tuple:
     return True, move, depth, flag, score
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, no_cpython_wrapper=True)
 def _to_front(order: np.ndarray, order_flags: np.ndarray, m: int, move: int, at: int) -> int:
     """Move `move` (if listed at or after `at`) to position `at`; returns the next free slot."""
     for i in range(at, m):
@@ -103,7 +103,7 @@ def _to_front(order: np.ndarray, order_flags: np.ndarray, m: int, move: int, at:
     return at
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline='always')
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
 def _noise(sr: tuple, h: np.uint64) -> int:
     """A deterministic +-P_EVAL_NOISE jitter from the position hash (for the medium level)."""
     amp = sr[10][P_EVAL_NOISE]
@@ -113,7 +113,7 @@ def _noise(sr: tuple, h: np.uint64) -> int:
     return int((x >> np.uint64(40)) % np.uint64(2 * amp + 1)) - amp
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, no_cpython_wrapper=True)
 def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: int) -> int:
     """The score of the position for the side to move, searched `depth` plies (PVS)."""
     info = bd[3]
@@ -302,7 +302,7 @@ def root_search(bd: tuple, sr: tuple, depth: int, root_moves: np.ndarray, root_s
     return best
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, no_cpython_wrapper=True)
 def opponent_vcf(bd: tuple, sr: tuple, depth: int) -> int:
     """The opponent's VCF score if it could move now (a null move), else 0."""
     info = bd[3]

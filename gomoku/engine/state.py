@@ -110,7 +110,7 @@ def _init_arrays(grid: np.ndarray, side: int, rule: int, cells: np.ndarray, keys
             _touch_near(cells, near, cand, dirs, p, np.int64(1))
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, no_cpython_wrapper=True)
 def _set_codes(codes: np.ndarray, tables: np.ndarray, q: int, d: int, key: int) -> None:
     """Store the pattern codes (both colours) of cell q in direction d, whose line key is `key`."""
     shift = 4 * d
@@ -119,7 +119,7 @@ def _set_codes(codes: np.ndarray, tables: np.ndarray, q: int, d: int, key: int) 
     codes[1, q] = (codes[1, q] & keep) | (np.int64(tables[1, key]) << shift)
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, no_cpython_wrapper=True)
 def _touch_near(cells: np.ndarray, near: np.ndarray, cand: np.ndarray, dirs: np.ndarray, p: int,
                 delta: int) -> None:
     """Add `delta` (+-1) to the neighbour count of the cells within 2 of p along the 4 lines; an
@@ -134,7 +134,7 @@ def _touch_near(cells: np.ndarray, near: np.ndarray, cand: np.ndarray, dirs: np.
             near[q] += delta
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, no_cpython_wrapper=True)
 def _flip_candidate(cand: np.ndarray, q: int) -> None:
     cand[q >> 6] ^= np.uint64(1) << np.uint64(q & 63)
 
