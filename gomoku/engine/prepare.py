@@ -28,8 +28,10 @@ from numba.core import event
 from gomoku.engine import driver
 from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResult, StopFlag
 
-SPLIT = (("tables", "easy", "threats", "hard"), ("tables", "search"))
-"""Two children's parts: the threat searches with what builds on them, and the main search."""
+SPLIT = (("tables", "threats", "hard"), ("tables", "search", "easy"))
+"""Two children's parts: the threat searches with what builds on them, and the main search
+with the greedy scorer (the two take about as long; each child orders its own parts so that
+those of the level asked for come first)."""
 CHILD_NICE = 5  # the children's lower CPU priority
 MAX_LINE = 200  # a child's progress line longer than this is not ours: ignored
 
@@ -98,12 +100,13 @@ class Preparer:
         self.jobs = jobs if jobs > 0 else min(2, free_cores())
         if plan is not None:
             self._plan = plan
-        elif self.jobs >= 2:
-            self._plan = [list(part) for part in SPLIT]
         else:
             # The parts the chosen level needs first, the rest after.
             needed = driver.LEVEL_TASKS[first]
-            self._plan = [[*needed, *(t for t in driver.WARM_TASKS if t not in needed)]]
+            parts = SPLIT if self.jobs >= 2 else (driver.WARM_TASKS,)
+            self._plan = [sorted(child, key=lambda part: (part not in needed,
+                                                          driver.WARM_TASKS.index(part)))
+                          for child in parts]
         self._lock = threading.Lock()
         self._done: list[str] = []
         self._error: str | None = None
@@ -203,9 +206,9 @@ class Preparer:
 
 class PreparedEngine:
     """The brain's engine on a cold cache: `start` returns at once, having started a Preparer;
-    until the cache is complete `think` answers with the driver's greedy stand-in (plain
-    Python, a few ms), then loads the cache once and searches. With a complete cache it is
-    the driver itself. Not thread-safe (the brain is synchronous)."""
+    until the parts a level needs are cached `think` answers with the driver's greedy stand-in
+    (plain Python, a few ms), then loads them and searches. With a complete cache it is the
+    driver itself. Not thread-safe (the brain is synchronous)."""
 
     def __init__(self, jobs: int | None = None) -> None:
         self._jobs = jobs
@@ -229,13 +232,19 @@ class PreparedEngine:
         """`driver.think`, or the stand-in while the children compile (see the class)."""
         started = time.perf_counter()
         if not self._loaded and self.preparer is not None:
-            if not self.preparer.state().finished:
+            state = self.preparer.state()
+            needed = driver.LEVEL_TASKS[level]
+            if state.finished:
+                # The cache is complete (a load, well under a second), or a child failed and
+                # what is missing compiles here, with the driver's own stand-in meanwhile.
+                if self.preparer.wait(0):
+                    driver.warm_up()
+                self._loaded = True
+            elif set(needed) <= set(state.done):
+                for part in needed:  # this level's parts are cached: load them, search
+                    driver.warm_task(part)
+            else:
                 return driver.stand_in_move(position, started)
-            # The cache is complete (a load, well under a second), or a child failed and
-            # what is missing compiles here, with the driver's own stand-in meanwhile.
-            if self.preparer.wait(0):
-                driver.warm_up()
-            self._loaded = True
             spent = time.perf_counter() - started
             limit = SearchLimit(max(limit.time_s - spent, 0.01), limit.max_depth)
         return driver.think(position, level, limit, stop=stop, on_progress=on_progress)
