@@ -28,6 +28,7 @@ from gomoku.engine.threats import (
     C_ROOT_DONE,
     C_ROOT_SCORE,
     C_SELDEPTH,
+    FL_ANY,
     FL_OPP_FOUR,
     FL_OPP_THREE,
     FL_OWN_FOUR,
@@ -48,9 +49,9 @@ from gomoku.engine.threats import (
 )
 
 INF = WIN + 1
-TT_EXACT = 1
-TT_LOWER = 2
-TT_UPPER = 3
+TT_EXACT = np.int64(1)  # (typed: a literal argument would compile _tt_store again)
+TT_LOWER = np.int64(2)
+TT_UPPER = np.int64(3)
 NULL_SALT = np.uint64(0x5851F42D4C957F2D)
 THREAT_FLAGS = FL_OWN_FOUR | FL_OWN_THREE | FL_OPP_FOUR | FL_OPP_THREE
 
@@ -179,7 +180,7 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
     extension = 0
     if an[A_OPP5N] == 1:
         block = an[A_OPP5]
-        m = sorted_moves(sr, ply, n, 0, order, order_flags)
+        m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags)
         m = _to_front(order, order_flags, np.int64(m), np.int64(block), NO)
         if m == 0 or order[0] != block:
             return -(WIN - ply - 2)  # the block is forbidden for black: the four wins
@@ -195,7 +196,7 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
             width = max(5, width // 2)
         elif depth <= 4:
             width = max(6, width * 3 // 4)
-        m = sorted_moves(sr, ply, n, 0, order, order_flags, width)
+        m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags, width)
     if m == 0:
         return 0
     # A loss is only concluded after every candidate was tried (see Step 9).
@@ -255,7 +256,7 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
         i += 1
         if i == m and best < -WIN_MIN and m < m_all:
             # Every move we kept loses: the pruned ones get searched before we believe it.
-            m = sorted_moves(sr, ply, n, 0, order, order_flags)
+            m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags)
             m_all = m
 
     # Step 11. Transposition table store
@@ -331,16 +332,16 @@ def root_moves(bd: tuple, sr: tuple, out: np.ndarray, defend_depth: int) -> tupl
         out[0] = an[A_OWN5]
         return 1, 1
     if an[A_OPP5N] >= 1:
-        m = sorted_moves(sr, ply, n, 0, out, out_flags)
+        m = sorted_moves(sr, ply, n, FL_ANY, out, out_flags)
         m = _to_front(out, out_flags, np.int64(m), np.int64(an[A_OPP5]), np.int64(0))
         if m > 0 and out[0] == an[A_OPP5]:
             return 1, 2
         # The block is forbidden for black: every move loses, keep the whole list.
-        return sorted_moves(sr, ply, n, 0, out, out_flags), 0
+        return sorted_moves(sr, ply, n, FL_ANY, out, out_flags), 0
     if an[A_OWNF4] >= 0:
         out[0] = an[A_OWNF4]
         return 1, 3
-    m = sorted_moves(sr, ply, n, 0, out, out_flags)
+    m = sorted_moves(sr, ply, n, FL_ANY, out, out_flags)
     if m == 0 or defend_depth <= 0:
         return m, 0
     # The opponent's continuous-four threats: keep only the moves after which none is left.

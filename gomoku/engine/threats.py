@@ -64,12 +64,14 @@ T_FOUR = 1 << 20  # makes a four or better (renju black: or an overline)
 T_THREE = 1 << 21  # makes one or two open threes and no four
 T_STRONG = 1 << 22  # a double three or better (the classes with a threat bonus)
 
-# Per-candidate flags in `sr` move buffers.
-FL_OWN_FOUR = 1  # the side to move makes a four (or better) here
-FL_OPP_FOUR = 2  # the opponent would make a four (or better) here
-FL_OWN_THREE = 4  # the side to move makes an open three (or better) here
-FL_FORBIDDEN = 8  # renju: the side to move is black and may not play here
-FL_OPP_THREE = 16  # the opponent would make an open three here
+# Per-candidate flags in `sr` move buffers. Typed ints, as is the mask FL_ANY: numba compiles
+# a function again for each literal value an argument takes (sorted_moves' mask).
+FL_ANY = np.int64(0)  # as a mask: every candidate
+FL_OWN_FOUR = np.int64(1)  # the side to move makes a four (or better) here
+FL_OPP_FOUR = np.int64(2)  # the opponent would make a four (or better) here
+FL_OWN_THREE = np.int64(4)  # the side to move makes an open three (or better) here
+FL_FORBIDDEN = np.int64(8)  # renju: the side to move is black and may not play here
+FL_OPP_THREE = np.int64(16)  # the opponent would make an open three here
 
 # Slots of the per-ply analysis row `an[ply]`.
 A_N = 0  # candidates found
@@ -398,7 +400,7 @@ def sorted_moves(
     sr: tuple, ply: int, n: int, mask: int, out: np.ndarray, out_flags: np.ndarray,
     limit: int = MAX_MOVES,
 ) -> int:
-    """Copy the candidates at `ply` whose flags meet `mask` (0: all) and are not forbidden into
+    """Copy the candidates at `ply` whose flags meet `mask` (FL_ANY: all) and are not forbidden into
     `out` (their flags into `out_flags`), best ordering score first; returns how many.
 
     At most `limit` are kept: the first `limit` of the full order (ties keep the scan order)."""
