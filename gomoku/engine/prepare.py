@@ -28,10 +28,9 @@ from numba.core import event
 from gomoku.engine import driver
 from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResult, StopFlag
 
-SPLIT = (("tables", "threats", "hard"), ("tables", "search", "easy"))
+SPLIT = (("tables", "easy", "threats", "hard"), ("tables", "search"))
 """Two children's parts: the threat searches with what builds on them, and the main search
-with the greedy scorer (the two take about as long; each child orders its own parts so that
-those of the level asked for come first)."""
+(the longer one, alone); each child orders its parts so that the level asked for comes first."""
 CHILD_NICE = 5  # the children's lower CPU priority
 MAX_LINE = 200  # a child's progress line longer than this is not ours: ignored
 

@@ -3,6 +3,12 @@
 Compiled; takes the board state `bd` (state.py) and search tables `sr` (threats.py). The Python
 driver runs iterative deepening over `root_search` and owns the clock. Functions that allocate
 nothing compile with `_nrt=False` (no reference counting: see threats.py).
+
+Compiled: `negamax` and its helpers. The root helpers below it (`root_search`, `root_moves`,
+`threat_win`, `stop_opponent_vct`, ...) are plain Python around the compiled `negamax`, `vcf`,
+`vct`, `make` and `unmake`: they run a few hundred compiled calls a move (about a microsecond
+each from Python), and compiled, numba would build each into a library of its own holding
+another copy of the searches' machine code: seconds of every first launch.
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ NULL_SALT = np.uint64(0x5851F42D4C957F2D)
 THREAT_FLAGS = FL_OWN_FOUR | FL_OWN_THREE | FL_OPP_FOUR | FL_OPP_THREE
 
 
-@njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True)
 def _tt_store(sr: tuple, h: np.uint64, move: int, depth: int, flag: int, score: int, ply: int) -> None:
     tt_keys = sr[0]
     slot = h & np.uint64(tt_keys.shape[0] - 1)
@@ -70,7 +76,7 @@ def _tt_store(sr: tuple, h: np.uint64, move: int, depth: int, flag: int, score: 
     sr[1][slot] = data
 
 
-@njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True)
 def _tt_probe(sr: tuple, h: np.uint64, ply: int) -> tuple:
     """(found, move, depth, flag, score) for the position with hash h."""
     tt_keys = sr[0]
@@ -89,7 +95,7 @@ def _tt_probe(sr: tuple, h: np.uint64, ply: int) -> tuple:
     return True, move, depth, flag, score
 
 
-@njit(nogil=True, cache=True, _nrt=False, no_cpython_wrapper=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _to_front(order: np.ndarray, order_flags: np.ndarray, m: int, move: int, at: int) -> int:
     """Move `move` (if listed at or after `at`) to position `at`; returns the next free slot."""
     for i in range(at, m):
@@ -114,7 +120,7 @@ def _noise(sr: tuple, h: np.uint64) -> int:
     return int((x >> np.uint64(40)) % np.uint64(2 * amp + 1)) - amp
 
 
-@njit(nogil=True, cache=True, _nrt=False, no_cpython_wrapper=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: int) -> int:
     """The score of the position for the side to move, searched `depth` plies (PVS)."""
     info = bd[3]
@@ -264,7 +270,6 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
     return best
 
 
-@njit(nogil=True, cache=True, _nrt=False)
 def root_search(bd: tuple, sr: tuple, depth: int, root_moves: np.ndarray, root_scores: np.ndarray,
                 m: int) -> int:
     """Search every root move `depth` plies; the best index/score go to counters."""
@@ -303,7 +308,6 @@ def root_search(bd: tuple, sr: tuple, depth: int, root_moves: np.ndarray, root_s
     return best
 
 
-@njit(nogil=True, cache=True, _nrt=False, no_cpython_wrapper=True)
 def opponent_vcf(bd: tuple, sr: tuple, depth: int) -> int:
     """The opponent's VCF score if it could move now (a null move), else 0."""
     info = bd[3]
@@ -317,7 +321,6 @@ def opponent_vcf(bd: tuple, sr: tuple, depth: int) -> int:
     return result
 
 
-@njit(nogil=True, cache=True)
 def root_moves(bd: tuple, sr: tuple, out: np.ndarray, defend_depth: int) -> tuple:
     """Fill `out` with the root moves, best first; returns (count, kind).
 
@@ -362,7 +365,6 @@ def root_moves(bd: tuple, sr: tuple, out: np.ndarray, defend_depth: int) -> tupl
     return k, 4
 
 
-@njit(nogil=True, cache=True, _nrt=False)
 def threat_win(bd: tuple, sr: tuple, vcf_depth: int, vct_depth: int) -> tuple:
     """(score, move) of a forced win for the side to move: VCF first, then VCT; (0, -1) if none."""
     ply = bd[3][I_PLY]
@@ -376,7 +378,6 @@ def threat_win(bd: tuple, sr: tuple, vcf_depth: int, vct_depth: int) -> tuple:
     return 0, -1
 
 
-@njit(nogil=True, cache=True, _nrt=False)
 def principal_variation(bd: tuple, sr: tuple, first: int, out: np.ndarray) -> int:
     """Follow the transposition table from `first`; fills `out` and returns its length."""
     cells = bd[0]
@@ -399,7 +400,6 @@ def principal_variation(bd: tuple, sr: tuple, first: int, out: np.ndarray) -> in
     return length
 
 
-@njit(nogil=True, cache=True, _nrt=False)
 def analysis_summary(bd: tuple, sr: tuple) -> tuple:
     """(candidates, own four moves, opponent open-four threats, eval) at the current ply."""
     ply = bd[3][I_PLY]
@@ -408,7 +408,6 @@ def analysis_summary(bd: tuple, sr: tuple) -> tuple:
     return an[A_N], an[A_OWN4N], an[A_OPPF4N], an[A_EVAL]
 
 
-@njit(nogil=True, cache=True, _nrt=False)
 def vct_deepening(bd: tuple, sr: tuple, attacker: int, max_depth: int, nodes: int) -> int:
     """`vct` for `attacker` at depths 1, 2, ... `max_depth` within `nodes` nodes in all: short
     wins are found first and cheaply. Returns the VCT score, 0 if none was found in time."""
@@ -426,16 +425,14 @@ def vct_deepening(bd: tuple, sr: tuple, attacker: int, max_depth: int, nodes: in
     return result if result > 0 else 0
 
 
-@njit(nogil=True, cache=True, _nrt=False)
 def move_refuted(bd: tuple, sr: tuple, move: int, max_depth: int, nodes: int) -> bool:
     """True if, after `move`, the opponent has a VCT (found within `nodes` nodes)."""
     make(bd, move)
     result = vct_deepening(bd, sr, bd[3][I_SIDE], max_depth, nodes)
     unmake(bd)
-    return result > 0
+    return bool(result > 0)
 
 
-@njit(nogil=True, cache=True)
 def stop_opponent_vct(bd: tuple, sr: tuple, root_moves: np.ndarray, m: int, depth: int,
                       nodes_per_check: int) -> int:
     """If the opponent has a VCT (as if it moved now), keep only those of the first 24 root

@@ -395,7 +395,7 @@ def _fail_store(sr: tuple, h: np.uint64, depth: int) -> None:
     sr[12][slot] = depth
 
 
-@njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True)
 def sorted_moves(
     sr: tuple, ply: int, n: int, mask: int, out: np.ndarray, out_flags: np.ndarray,
     limit: int = MAX_MOVES,
@@ -434,7 +434,7 @@ def sorted_moves(
     return m
 
 
-@njit(nogil=True, cache=True, _nrt=False, no_cpython_wrapper=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def vcf(bd: tuple, sr: tuple, depth: int) -> int:
     """Victory by continuous fours for the side to move: WIN - plies if found, else 0.
 
@@ -522,7 +522,7 @@ def _supported_threats(bd: tuple, sr: tuple, me: int, order: np.ndarray, m: int,
     return k
 
 
-@njit(nogil=True, cache=True, _nrt=False, no_cpython_wrapper=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
     """Victory by continuous threats (fours and open threes) for `attacker`.
 
