@@ -43,12 +43,14 @@ BLOCKED_V = 2
 N_TERNARY = 3 ** (2 * HALF)
 
 
-@njit(nogil=True, cache=True)
-def key_bit(offset: int) -> int:
+def key_bit_py(offset: int) -> int:
     """The bit position in a line key of the neighbour `offset` cells from the centre (+-1..5)."""
     if offset < 0:
         return 2 * (offset + HALF)
     return 2 * (offset + HALF - 1)
+
+
+key_bit = njit(nogil=True, cache=True)(key_bit_py)  # the same, for compiled code
 
 
 # The powers of 3 of the 10 cells around the centre (centre excluded), in line order.
