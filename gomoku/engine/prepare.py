@@ -204,10 +204,11 @@ class Preparer:
 
 
 class PreparedEngine:
-    """The brain's engine on a cold cache: `start` returns at once, having started a Preparer;
-    until the parts a level needs are cached `think` answers with the driver's greedy stand-in
-    (plain Python, a few ms), then loads them and searches. With a complete cache it is the
-    driver itself. Not thread-safe (the brain is synchronous)."""
+    """The brain's engine on a cold cache: `start` returns at once, having started a Preparer
+    and a thread that loads each part from the cache as a child finishes it; until the parts a
+    level needs are loaded `think` answers with the driver's greedy stand-in (plain Python, a
+    few ms), then searches (no move pays for a load). With a complete cache it is the driver
+    itself. Not thread-safe (the brain is synchronous)."""
 
     def __init__(self, jobs: int | None = None) -> None:
         self._jobs = jobs
@@ -224,28 +225,34 @@ class PreparedEngine:
         else:
             self.preparer = Preparer(self._jobs, first=Level.HARD)
             self.preparer.start()
+            threading.Thread(target=self._load_parts, args=(self.preparer,), daemon=True,
+                             name="engine-load").start()
+
+    @staticmethod
+    def _load_parts(preparer: Preparer) -> None:
+        """Load each part as the children finish it (cache loads, off the brain's thread)."""
+        pending = list(driver.WARM_TASKS)
+        while pending:
+            state = preparer.state()
+            ready = [part for part in pending if part in state.done]
+            if not ready:
+                if state.finished:
+                    return  # a child failed: driver.think compiles what is missing
+                preparer.wait_change(0.25)
+                continue
+            driver.warm_task(ready[0])
+            pending.remove(ready[0])
 
     def think(self, position: Position, level: Level, limit: SearchLimit,
               stop: StopFlag | None = None,
               on_progress: Callable[[Progress], None] | None = None) -> SearchResult:
         """`driver.think`, or the stand-in while the children compile (see the class)."""
-        started = time.perf_counter()
-        if not self._loaded and self.preparer is not None:
+        if not self._loaded and self.preparer is not None and not driver.level_ready(level):
             state = self.preparer.state()
-            needed = driver.LEVEL_TASKS[level]
-            if state.finished:
-                # The cache is complete (a load, well under a second), or a child failed and
-                # what is missing compiles here, with the driver's own stand-in meanwhile.
-                if self.preparer.wait(0):
-                    driver.warm_up()
-                self._loaded = True
-            elif set(needed) <= set(state.done):
-                for part in needed:  # this level's parts are cached: load them, search
-                    driver.warm_task(part)
-            else:
-                return driver.stand_in_move(position, started)
-            spent = time.perf_counter() - started
-            limit = SearchLimit(max(limit.time_s - spent, 0.01), limit.max_depth)
+            if not state.finished or state.error is None:
+                return driver.stand_in_move(position, time.perf_counter())
+            # A child failed: what is missing compiles here, with the driver's stand-in meanwhile.
+            self._loaded = True
         return driver.think(position, level, limit, stop=stop, on_progress=on_progress)
 
     def close(self) -> None:

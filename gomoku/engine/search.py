@@ -1,14 +1,14 @@
 """Alpha-beta search (negamax, PVS) with a transposition table, and the root helpers.
 
-Compiled; takes the board state `bd` (state.py) and search tables `sr` (threats.py). The Python
-driver runs iterative deepening over `root_search` and owns the clock. Functions that allocate
-nothing compile with `_nrt=False` (no reference counting: see threats.py).
+Everything takes the board state `bd` (state.py) and search tables `sr` (threats.py). The Python
+driver runs iterative deepening over `root_search` and owns the clock.
 
-Compiled: `negamax` and its helpers. The root helpers below it (`root_search`, `root_moves`,
-`threat_win`, `stop_opponent_vct`, ...) are plain Python around the compiled `negamax`, `vcf`,
-`vct`, `make` and `unmake`: they run a few hundred compiled calls a move (about a microsecond
-each from Python), and compiled, numba would build each into a library of its own holding
-another copy of the searches' machine code: seconds of every first launch.
+Compiled: `negamax` and its helpers, with `_nrt=False` (no reference counting: see threats.py).
+The root helpers below it (`root_search`, `root_moves`, `threat_win`, `stop_opponent_vct`, ...)
+are plain Python around the compiled `negamax`, `vcf`, `vct`, `make` and `unmake`: they make a
+few hundred compiled calls a move (about a microsecond each from Python), and compiled, numba
+would build each into a library of its own holding another copy of the searches' machine
+code: seconds of every first launch.
 """
 
 from __future__ import annotations
