@@ -29,7 +29,8 @@ from gomoku.engine import driver
 from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResult, StopFlag
 
 SPLIT = (("tables", "easy", "threats", "hard"), ("tables", "search"))
-"""Two children's parts: the threat searches with what builds on them, and the main search."""
+"""Two children's parts: the threat searches with what builds on them, and the main search
+(the longer one, alone); each child orders its parts so that the level asked for comes first."""
 CHILD_NICE = 5  # the children's lower CPU priority
 MAX_LINE = 200  # a child's progress line longer than this is not ours: ignored
 
@@ -98,12 +99,13 @@ class Preparer:
         self.jobs = jobs if jobs > 0 else min(2, free_cores())
         if plan is not None:
             self._plan = plan
-        elif self.jobs >= 2:
-            self._plan = [list(part) for part in SPLIT]
         else:
             # The parts the chosen level needs first, the rest after.
             needed = driver.LEVEL_TASKS[first]
-            self._plan = [[*needed, *(t for t in driver.WARM_TASKS if t not in needed)]]
+            parts = SPLIT if self.jobs >= 2 else (driver.WARM_TASKS,)
+            self._plan = [sorted(child, key=lambda part: (part not in needed,
+                                                          driver.WARM_TASKS.index(part)))
+                          for child in parts]
         self._lock = threading.Lock()
         self._done: list[str] = []
         self._error: str | None = None
@@ -202,10 +204,11 @@ class Preparer:
 
 
 class PreparedEngine:
-    """The brain's engine on a cold cache: `start` returns at once, having started a Preparer;
-    until the cache is complete `think` answers with the driver's greedy stand-in (plain
-    Python, a few ms), then loads the cache once and searches. With a complete cache it is
-    the driver itself. Not thread-safe (the brain is synchronous)."""
+    """The brain's engine on a cold cache: `start` returns at once, having started a Preparer
+    and a thread that loads each part from the cache as a child finishes it; until the parts a
+    level needs are loaded `think` answers with the driver's greedy stand-in (plain Python, a
+    few ms), then searches (no move pays for a load). With a complete cache it is the driver
+    itself. Not thread-safe (the brain is synchronous)."""
 
     def __init__(self, jobs: int | None = None) -> None:
         self._jobs = jobs
@@ -222,22 +225,34 @@ class PreparedEngine:
         else:
             self.preparer = Preparer(self._jobs, first=Level.HARD)
             self.preparer.start()
+            threading.Thread(target=self._load_parts, args=(self.preparer,), daemon=True,
+                             name="engine-load").start()
+
+    @staticmethod
+    def _load_parts(preparer: Preparer) -> None:
+        """Load each part as the children finish it (cache loads, off the brain's thread)."""
+        pending = list(driver.WARM_TASKS)
+        while pending:
+            state = preparer.state()
+            ready = [part for part in pending if part in state.done]
+            if not ready:
+                if state.finished:
+                    return  # a child failed: driver.think compiles what is missing
+                preparer.wait_change(0.25)
+                continue
+            driver.warm_task(ready[0])
+            pending.remove(ready[0])
 
     def think(self, position: Position, level: Level, limit: SearchLimit,
               stop: StopFlag | None = None,
               on_progress: Callable[[Progress], None] | None = None) -> SearchResult:
         """`driver.think`, or the stand-in while the children compile (see the class)."""
-        started = time.perf_counter()
-        if not self._loaded and self.preparer is not None:
-            if not self.preparer.state().finished:
-                return driver.stand_in_move(position, started)
-            # The cache is complete (a load, well under a second), or a child failed and
-            # what is missing compiles here, with the driver's own stand-in meanwhile.
-            if self.preparer.wait(0):
-                driver.warm_up()
+        if not self._loaded and self.preparer is not None and not driver.level_ready(level):
+            state = self.preparer.state()
+            if not state.finished or state.error is None:
+                return driver.stand_in_move(position, time.perf_counter())
+            # A child failed: what is missing compiles here, with the driver's stand-in meanwhile.
             self._loaded = True
-            spent = time.perf_counter() - started
-            limit = SearchLimit(max(limit.time_s - spent, 0.01), limit.max_depth)
         return driver.think(position, level, limit, stop=stop, on_progress=on_progress)
 
     def close(self) -> None:

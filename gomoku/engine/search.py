@@ -1,8 +1,14 @@
 """Alpha-beta search (negamax, PVS) with a transposition table, and the root helpers.
 
-Compiled; takes the board state `bd` (state.py) and search tables `sr` (threats.py). The Python
-driver runs iterative deepening over `root_search` and owns the clock. Functions that allocate
-nothing compile with `_nrt=False` (no reference counting: see threats.py).
+Everything takes the board state `bd` (state.py) and search tables `sr` (threats.py). The Python
+driver runs iterative deepening over `root_search` and owns the clock.
+
+Compiled: `negamax` and its helpers, with `_nrt=False` (no reference counting: see threats.py).
+The root helpers below it (`root_search`, `root_moves`, `threat_win`, `stop_opponent_vct`, ...)
+are plain Python around the compiled `negamax`, `vcf`, `vct`, `make` and `unmake`: they make a
+few hundred compiled calls a move (about a microsecond each from Python), and compiled, numba
+would build each into a library of its own holding another copy of the searches' machine
+code: seconds of every first launch.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from gomoku.engine.threats import (
     C_ROOT_DONE,
     C_ROOT_SCORE,
     C_SELDEPTH,
+    FL_ANY,
     FL_OPP_FOUR,
     FL_OPP_THREE,
     FL_OWN_FOUR,
@@ -48,14 +55,14 @@ from gomoku.engine.threats import (
 )
 
 INF = WIN + 1
-TT_EXACT = 1
-TT_LOWER = 2
-TT_UPPER = 3
+TT_EXACT = np.int64(1)  # (typed: a literal argument would compile _tt_store again)
+TT_LOWER = np.int64(2)
+TT_UPPER = np.int64(3)
 NULL_SALT = np.uint64(0x5851F42D4C957F2D)
 THREAT_FLAGS = FL_OWN_FOUR | FL_OWN_THREE | FL_OPP_FOUR | FL_OPP_THREE
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline='always')
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True)
 def _tt_store(sr: tuple, h: np.uint64, move: int, depth: int, flag: int, score: int, ply: int) -> None:
     tt_keys = sr[0]
     slot = h & np.uint64(tt_keys.shape[0] - 1)
@@ -69,7 +76,7 @@ def _tt_store(sr: tuple, h: np.uint64, move: int, depth: int, flag: int, score: 
     sr[1][slot] = data
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline='always')
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True)
 def _tt_probe(sr: tuple, h: np.uint64, ply: int) -> tuple:
     """(found, move, depth, flag, score) for the position with hash h."""
     tt_keys = sr[0]
@@ -103,7 +110,7 @@ def _to_front(order: np.ndarray, order_flags: np.ndarray, m: int, move: int, at:
     return at
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline='always')
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
 def _noise(sr: tuple, h: np.uint64) -> int:
     """A deterministic +-P_EVAL_NOISE jitter from the position hash (for the medium level)."""
     amp = sr[10][P_EVAL_NOISE]
@@ -179,7 +186,7 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
     extension = 0
     if an[A_OPP5N] == 1:
         block = an[A_OPP5]
-        m = sorted_moves(sr, ply, n, 0, order, order_flags)
+        m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags)
         m = _to_front(order, order_flags, np.int64(m), np.int64(block), NO)
         if m == 0 or order[0] != block:
             return -(WIN - ply - 2)  # the block is forbidden for black: the four wins
@@ -195,7 +202,7 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
             width = max(5, width // 2)
         elif depth <= 4:
             width = max(6, width * 3 // 4)
-        m = sorted_moves(sr, ply, n, 0, order, order_flags, width)
+        m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags, width)
     if m == 0:
         return 0
     # A loss is only concluded after every candidate was tried (see Step 9).
@@ -255,7 +262,7 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
         i += 1
         if i == m and best < -WIN_MIN and m < m_all:
             # Every move we kept loses: the pruned ones get searched before we believe it.
-            m = sorted_moves(sr, ply, n, 0, order, order_flags)
+            m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags)
             m_all = m
 
     # Step 11. Transposition table store
@@ -263,7 +270,6 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
     return best
 
 
-@njit(nogil=True, cache=True, _nrt=False)
 def root_search(bd: tuple, sr: tuple, depth: int, root_moves: np.ndarray, root_scores: np.ndarray,
                 m: int) -> int:
     """Search every root move `depth` plies; the best index/score go to counters."""
@@ -302,7 +308,6 @@ def root_search(bd: tuple, sr: tuple, depth: int, root_moves: np.ndarray, root_s
     return best
 
 
-@njit(nogil=True, cache=True, _nrt=False)
 def opponent_vcf(bd: tuple, sr: tuple, depth: int) -> int:
     """The opponent's VCF score if it could move now (a null move), else 0."""
     info = bd[3]
@@ -316,7 +321,6 @@ def opponent_vcf(bd: tuple, sr: tuple, depth: int) -> int:
     return result
 
 
-@njit(nogil=True, cache=True)
 def root_moves(bd: tuple, sr: tuple, out: np.ndarray, defend_depth: int) -> tuple:
     """Fill `out` with the root moves, best first; returns (count, kind).
 
@@ -331,16 +335,16 @@ def root_moves(bd: tuple, sr: tuple, out: np.ndarray, defend_depth: int) -> tupl
         out[0] = an[A_OWN5]
         return 1, 1
     if an[A_OPP5N] >= 1:
-        m = sorted_moves(sr, ply, n, 0, out, out_flags)
+        m = sorted_moves(sr, ply, n, FL_ANY, out, out_flags)
         m = _to_front(out, out_flags, np.int64(m), np.int64(an[A_OPP5]), np.int64(0))
         if m > 0 and out[0] == an[A_OPP5]:
             return 1, 2
         # The block is forbidden for black: every move loses, keep the whole list.
-        return sorted_moves(sr, ply, n, 0, out, out_flags), 0
+        return sorted_moves(sr, ply, n, FL_ANY, out, out_flags), 0
     if an[A_OWNF4] >= 0:
         out[0] = an[A_OWNF4]
         return 1, 3
-    m = sorted_moves(sr, ply, n, 0, out, out_flags)
+    m = sorted_moves(sr, ply, n, FL_ANY, out, out_flags)
     if m == 0 or defend_depth <= 0:
         return m, 0
     # The opponent's continuous-four threats: keep only the moves after which none is left.
@@ -361,7 +365,6 @@ def root_moves(bd: tuple, sr: tuple, out: np.ndarray, defend_depth: int) -> tupl
     return k, 4
 
 
-@njit(nogil=True, cache=True, _nrt=False)
 def threat_win(bd: tuple, sr: tuple, vcf_depth: int, vct_depth: int) -> tuple:
     """(score, move) of a forced win for the side to move: VCF first, then VCT; (0, -1) if none."""
     ply = bd[3][I_PLY]
@@ -375,7 +378,6 @@ def threat_win(bd: tuple, sr: tuple, vcf_depth: int, vct_depth: int) -> tuple:
     return 0, -1
 
 
-@njit(nogil=True, cache=True, _nrt=False)
 def principal_variation(bd: tuple, sr: tuple, first: int, out: np.ndarray) -> int:
     """Follow the transposition table from `first`; fills `out` and returns its length."""
     cells = bd[0]
@@ -398,7 +400,6 @@ def principal_variation(bd: tuple, sr: tuple, first: int, out: np.ndarray) -> in
     return length
 
 
-@njit(nogil=True, cache=True, _nrt=False)
 def analysis_summary(bd: tuple, sr: tuple) -> tuple:
     """(candidates, own four moves, opponent open-four threats, eval) at the current ply."""
     ply = bd[3][I_PLY]
@@ -407,7 +408,6 @@ def analysis_summary(bd: tuple, sr: tuple) -> tuple:
     return an[A_N], an[A_OWN4N], an[A_OPPF4N], an[A_EVAL]
 
 
-@njit(nogil=True, cache=True, _nrt=False)
 def vct_deepening(bd: tuple, sr: tuple, attacker: int, max_depth: int, nodes: int) -> int:
     """`vct` for `attacker` at depths 1, 2, ... `max_depth` within `nodes` nodes in all: short
     wins are found first and cheaply. Returns the VCT score, 0 if none was found in time."""
@@ -425,16 +425,14 @@ def vct_deepening(bd: tuple, sr: tuple, attacker: int, max_depth: int, nodes: in
     return result if result > 0 else 0
 
 
-@njit(nogil=True, cache=True, _nrt=False)
 def move_refuted(bd: tuple, sr: tuple, move: int, max_depth: int, nodes: int) -> bool:
     """True if, after `move`, the opponent has a VCT (found within `nodes` nodes)."""
     make(bd, move)
     result = vct_deepening(bd, sr, bd[3][I_SIDE], max_depth, nodes)
     unmake(bd)
-    return result > 0
+    return bool(result > 0)
 
 
-@njit(nogil=True, cache=True)
 def stop_opponent_vct(bd: tuple, sr: tuple, root_moves: np.ndarray, m: int, depth: int,
                       nodes_per_check: int) -> int:
     """If the opponent has a VCT (as if it moved now), keep only those of the first 24 root

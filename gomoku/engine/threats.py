@@ -10,8 +10,13 @@ time. They must not allocate (numba refuses to compile it); the per-ply buffers 
 A compiled call copies every array of its tuple arguments onto the stack (some 200 words for
 `bd` and `sr`), and such copies at the start of each node were erratically slow (the same code
 ran 30% slower or faster as arrays were added). So `analyse`, `sorted_moves` and the small
-helpers taking `sr` are inlined into their callers (`inline='always'`); the recursive searches
-and make/unmake (large, called from many places) stay calls.
+helpers taking `sr` are inlined into their callers; the recursive searches and make/unmake
+(large, called from many places) stay calls. LLVM does the inlining (`forceinline=True`), not
+numba (`inline='always'`, which types the helper's body again at every call site, and inside a
+recursive search again for each recursive call: most of the first launch's compile time).
+A callee inherits `forceinline` from its caller, so `is_forbidden` (called by `analyse`) turns
+it off. Functions called only from compiled code have no Python entry point
+(`no_cpython_wrapper=True`): less code to build, in them and in every function that links them.
 """
 
 from __future__ import annotations
@@ -59,12 +64,14 @@ T_FOUR = 1 << 20  # makes a four or better (renju black: or an overline)
 T_THREE = 1 << 21  # makes one or two open threes and no four
 T_STRONG = 1 << 22  # a double three or better (the classes with a threat bonus)
 
-# Per-candidate flags in `sr` move buffers.
-FL_OWN_FOUR = 1  # the side to move makes a four (or better) here
-FL_OPP_FOUR = 2  # the opponent would make a four (or better) here
-FL_OWN_THREE = 4  # the side to move makes an open three (or better) here
-FL_FORBIDDEN = 8  # renju: the side to move is black and may not play here
-FL_OPP_THREE = 16  # the opponent would make an open three here
+# Per-candidate flags in `sr` move buffers. Typed ints, as is the mask FL_ANY: numba compiles
+# a function again for each literal value an argument takes (sorted_moves' mask).
+FL_ANY = np.int64(0)  # as a mask: every candidate
+FL_OWN_FOUR = np.int64(1)  # the side to move makes a four (or better) here
+FL_OPP_FOUR = np.int64(2)  # the opponent would make a four (or better) here
+FL_OWN_THREE = np.int64(4)  # the side to move makes an open three (or better) here
+FL_FORBIDDEN = np.int64(8)  # renju: the side to move is black and may not play here
+FL_OPP_THREE = np.int64(16)  # the opponent would make an open three here
 
 # Slots of the per-ply analysis row `an[ply]`.
 A_N = 0  # candidates found
@@ -134,7 +141,7 @@ def new_search_tables(tt_bits: int, n_cells: int) -> tuple:
             params, fail_keys, fail_depth, order, order_flags, THREAT_TABLE)
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline='always')
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
 def poll(sr: tuple) -> bool:
     """Count a node; True once the search must unwind (stop flag or node limit)."""
     counters = sr[9]
@@ -172,7 +179,7 @@ def _threat_table() -> np.ndarray:
 THREAT_TABLE = _threat_table()
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, forceinline=False, no_cpython_wrapper=True)
 def is_forbidden(bd: tuple, p: int, depth: int) -> bool:
     """Renju: True if black may not play the empty cell p (overline, double four, double three).
 
@@ -234,7 +241,7 @@ def is_forbidden(bd: tuple, p: int, depth: int) -> bool:
     return real >= 2
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline='always')
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True)
 def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     """Scan every candidate cell for both colours; fill the move buffers and `an[ply]`.
 
@@ -339,7 +346,7 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     return n
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline='always')
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True)
 def double_threat_wins(bd: tuple, an: np.ndarray) -> bool:
     """True if the side to move wins with a four-three or a double three: the opponent has no
     five to make and no four to interrupt with, so the answer to one threat leaves the other.
@@ -352,7 +359,7 @@ def double_threat_wins(bd: tuple, an: np.ndarray) -> bool:
     return not (info[I_RULE] == RULE_RENJU and info[I_SIDE] == 1)
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, no_cpython_wrapper=True)
 def five_cells_through(bd: tuple, color: int, p: int) -> tuple:
     """(count, one cell) of the empty cells on the lines through p where `color` makes five."""
     cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes, cand = bd
@@ -373,14 +380,14 @@ def five_cells_through(bd: tuple, color: int, p: int) -> tuple:
     return count, first
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline='always')
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
 def _fail_probe(sr: tuple, h: np.uint64, depth: int) -> bool:
     fail_keys = sr[11]
     slot = h & np.uint64(fail_keys.shape[0] - 1)
     return fail_keys[slot] == h and sr[12][slot] >= depth
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline='always')
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
 def _fail_store(sr: tuple, h: np.uint64, depth: int) -> None:
     fail_keys = sr[11]
     slot = h & np.uint64(fail_keys.shape[0] - 1)
@@ -388,12 +395,12 @@ def _fail_store(sr: tuple, h: np.uint64, depth: int) -> None:
     sr[12][slot] = depth
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline='always')
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True)
 def sorted_moves(
     sr: tuple, ply: int, n: int, mask: int, out: np.ndarray, out_flags: np.ndarray,
     limit: int = MAX_MOVES,
 ) -> int:
-    """Copy the candidates at `ply` whose flags meet `mask` (0: all) and are not forbidden into
+    """Copy the candidates at `ply` whose flags meet `mask` (FL_ANY: all) and are not forbidden into
     `out` (their flags into `out_flags`), best ordering score first; returns how many.
 
     At most `limit` are kept: the first `limit` of the full order (ties keep the scan order)."""
@@ -494,7 +501,7 @@ def vcf(bd: tuple, sr: tuple, depth: int) -> int:
     return 0
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, no_cpython_wrapper=True)
 def _supported_threats(bd: tuple, sr: tuple, me: int, order: np.ndarray, m: int, width: int) -> int:
     """Keep (in order, at most `width`) the attacker moves of a VCT node: double threats, and a
     lone four or three only with a two or better on another line to build on next."""
