@@ -110,7 +110,7 @@ def test_an_illegal_move_loses_also_with_parallel_jobs(tmp_path):
     engine = f"{sys.executable} {stubborn}"
     done = run_arena(
         engine, engine, "--games", "4", "--jobs", "2", "--time", "0.5", "--opening-stones", "2",
-        "--out", str(tmp_path),
+        "--openings", "random", "--out", str(tmp_path),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     records = records_in(tmp_path)
@@ -133,7 +133,7 @@ def test_balanced_openings_are_reproducible_and_within_the_bound(tmp_path):
     def play(out: Path) -> dict:
         done = run_arena(
             "easy", "easy", "--games", "4", "--time", "0.1", "--seed", "3", "--balance", "400",
-            "--out", str(out),
+            "--openings", "random", "--out", str(out),
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
         assert "openings: 2 kept of" in done.stdout
@@ -145,11 +145,42 @@ def test_balanced_openings_are_reproducible_and_within_the_bound(tmp_path):
     import arena
 
     from gomoku.core import Rule
+    from gomoku.core.notation import parse_moves
 
     for opening in first["openings"]:
-        score = arena.opening_score(tuple(map(tuple, opening)), 15, Rule.FREESTYLE)
+        score = arena.opening_score(tuple(parse_moves(opening, 15)), 15, Rule.FREESTYLE)
         assert score is not None and abs(score) <= 400
     # --balance 0: plain random openings, nothing judged.
     done = run_arena("easy", "easy", "--games", "4", "--time", "0.1", "--seed", "3",
-                     "--balance", "0", "--out", str(tmp_path / "c"))
+                     "--balance", "0", "--openings", "random", "--out", str(tmp_path / "c"))
     assert done.returncode == 0 and "openings:" not in done.stdout
+
+
+def test_games_start_from_an_opening_file_in_order_and_the_default_set_is_balanced(tmp_path):
+    openings = tmp_path / "mine.txt"
+    openings.write_text("# rule freestyle size 15\nh8 i9 g7  # a comment\n\nh8 h9\n")
+    done = run_arena("easy", "easy", "--games", "4", "--time", "0.1", "--openings", str(openings),
+                     "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert f"openings: the first 2 of 2 in {openings}" in done.stdout
+    starts = [record.moves[:3] for record in records_in(tmp_path / "out")]
+    assert starts[0] == starts[1] == [(7, 7), (8, 6), (6, 8)]
+    assert starts[2][:2] == starts[3][:2] == [(7, 7), (7, 6)] and starts[2][2] != (6, 8)
+    # A set for another rule, or an illegal opening, is refused before any game.
+    done = run_arena("easy", "easy", "--rule", "renju", "--openings", str(openings),
+                     "--out", str(tmp_path / "x"), timeout=60)
+    assert done.returncode == 2 and "not renju on 15x15" in done.stderr
+    openings.write_text("h8 h8\n")
+    done = run_arena("easy", "easy", "--openings", str(openings), "--out", str(tmp_path / "x"),
+                     timeout=60)
+    assert done.returncode == 2 and "mine.txt:1" in done.stderr
+    # The checked-in set is the default, and every opening in it is legal and distinct.
+    sys.path.insert(0, str(ARENA.parent))
+    import arena
+
+    from gomoku.core import Rule
+
+    default = arena.default_openings_file(Rule.FREESTYLE, 15)
+    assert default is not None and default.name == "freestyle-15.txt"
+    chosen = arena.read_openings(default, 15, Rule.FREESTYLE)
+    assert len(chosen) >= 20 and len(set(chosen)) == len(chosen)
