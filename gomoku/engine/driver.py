@@ -24,8 +24,9 @@ from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResu
 RULE_CODES = {Rule.FREESTYLE: patterns.RULE_FREESTYLE, Rule.STANDARD: patterns.RULE_STANDARD,
               Rule.RENJU: patterns.RULE_RENJU}
 
-DEADLINE_SHARE = 0.92  # the clock stops the search at this share of the budget
+DEADLINE_SHARE = 0.95  # the clock stops the search at this share of the budget
 OVERHEAD_S = 0.01  # set-up and result building after the flag is set
+ITERATION_GROWTH = 2.0  # a deeper iteration takes about this many times the last one
 
 
 @dataclass(frozen=True)
@@ -420,8 +421,10 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
     verified: set[int] = set()  # best moves checked against an opponent VCT
     all_moves = root[:count].copy()  # in order, for the longest defence if every move loses
     lost = False
+    deadline_s = max(limit.time_s * DEADLINE_SHARE - OVERHEAD_S, 0.001)  # as the clock has it
     depth = 1
     while depth <= max_depth:
+        iteration_began = time.perf_counter()
         value = search.root_search(bd, sr, depth, root, scores, count)
         aborted = counters[threats.C_ABORTED] != 0
         done = int(counters[threats.C_ROOT_DONE])
@@ -466,8 +469,14 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
                 continue  # the same depth again, without the losing move
             if sr[8][0] != 0:
                 break
-        if time.perf_counter() - started > limit.time_s * config.next_depth_share:
-            break
+        now = time.perf_counter()
+        if limit.target_s is None:  # a turn's time cannot be saved: a cut-off iteration may still help
+            if now - started > limit.time_s * config.next_depth_share:
+                break
+        elif now - started >= limit.target_s or (
+            now - started + (now - iteration_began) * ITERATION_GROWTH > deadline_s
+        ):
+            break  # time saved here goes to later moves
         depth += 1
     kind = "defend" if defending else "search"
     if lost and sr[8][0] == 0:

@@ -237,7 +237,8 @@ class PreparedEngine:
                 driver.warm_up()
             self._loaded = True
             spent = time.perf_counter() - started
-            limit = SearchLimit(max(limit.time_s - spent, 0.01), limit.max_depth)
+            limit = SearchLimit(max(limit.time_s - spent, 0.01), limit.max_depth,
+                                None if limit.target_s is None else max(limit.target_s - spent, 0.01))
         return driver.think(position, level, limit, stop=stop, on_progress=on_progress)
 
     def close(self) -> None:
