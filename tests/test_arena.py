@@ -35,6 +35,40 @@ for line in sys.stdin:
         break
 """
 
+SLOW_START_BRAIN = """
+import sys
+taken, answers = set(), 0
+def move():
+    global answers
+    answers += 1
+    if answers <= 2:  # a stand-in while it compiles: a move no game could take
+        print("MESSAGE white depth 0 score 0 nodes 0 time 0.001s of 1.000s (fallback)")
+        return "99,99"
+    spot = next((x, y) for y in range(15) for x in range(15) if (x, y) not in taken)
+    taken.add(spot)
+    return f"{spot[0]},{spot[1]}"
+in_board = False
+for line in sys.stdin:
+    words = line.strip().replace(",", " ").split()
+    word = words[0].upper() if words else ""
+    if in_board:
+        if word == "DONE":
+            in_board = False
+            print(move(), flush=True)
+        else:
+            taken.add((int(words[0]), int(words[1])))
+    elif word in ("START", "RESTART"):
+        taken = set()
+        print("OK", flush=True)
+    elif word == "BOARD":
+        taken, in_board = set(), True
+    elif word == "TURN":
+        taken.add((int(words[1]), int(words[2])))
+        print(move(), flush=True)
+    elif word == "END":
+        break
+"""
+
 
 def run_arena(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
     return subprocess.run(
@@ -184,3 +218,15 @@ def test_games_start_from_an_opening_file_in_order_and_the_default_set_is_balanc
     assert default is not None and default.name == "freestyle-15.txt"
     chosen = arena.read_openings(default, 15, Rule.FREESTYLE)
     assert len(chosen) >= 20 and len(set(chosen)) == len(chosen)
+
+
+def test_no_game_is_played_by_a_brain_still_preparing_its_engine(tmp_path):
+    # Our brain answers START at once and plays a stand-in while it compiles: the arena probes
+    # until it searches, so the stand-in's moves (here off the board) never reach a game.
+    slow = tmp_path / "slow.py"
+    slow.write_text(SLOW_START_BRAIN)
+    done = run_arena(f"{sys.executable} {slow}", "easy", "--games", "2", "--time", "0.5",
+                     "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    for record in records_in(tmp_path / "out"):
+        assert record.extra["arena"]["reason"] in ("five", "full_board"), record.extra

@@ -168,6 +168,26 @@ class BrainProcess:
         if line.upper() != "OK":
             raise BrainFailure("refused START", line)
         self.started = True
+        self._wait_ready(size, time_s)
+
+    def _wait_ready(self, size: int, time_s: float) -> None:
+        """Our brain answers START at once and plays a greedy stand-in while its engine
+        compiles (a cold cache, e.g. a fresh tools/ab.py revision): ask it for a move on a
+        probe position until it searches, so no game is played by the stand-in. Another
+        brain passes the first probe. Raises BrainFailure if it is not ready in time."""
+        centre = size // 2
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            self.messages.clear()
+            self.send("BOARD", f"{centre},{centre},2", "DONE")
+            self.move(time.monotonic() + time_s + START_TIMEOUT_S)
+            stand_in = any("(fallback)" in m or " depth 0 score 0 nodes 0 " in m
+                           for m in self.messages)
+            if not stand_in:
+                return
+            if time.monotonic() > deadline:
+                raise BrainFailure("refused START", "the engine was not ready in time")
+            time.sleep(2.0)
 
     def close(self) -> None:
         """END, then kill if it does not leave within a second."""
