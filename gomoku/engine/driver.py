@@ -38,7 +38,8 @@ class LevelConfig:
     leaf_vcf: int  # attacker fours a VCF at a leaf may use (0: none)
     root_vcf: int  # attacker fours the root VCF may use
     defend_vcf: int  # depth of the check that root moves stop the opponent's VCF (0: none)
-    vct_depth: int  # attacker threats the root VCT may use (0: none)
+    vct_depth: int  # attacker threats the root VCT may use (0: none); hard's 10 reaches the
+    # forced wins Rapfi won most lost games with (8 to 12 threats; 7 missed them)
     vct_width: int  # attacker moves tried at a VCT node
     vct_nodes_per_s: int  # node budget of the root VCT, per second of the move's budget
     lmr: bool  # late move reductions
@@ -57,7 +58,7 @@ LEVELS = {
                               vct_depth=0, vct_width=0, vct_nodes_per_s=0, lmr=False, noise=60,
                               tt_bits=18, next_depth_share=0.5),
     Level.HARD: LevelConfig(width=14, max_depth=60, leaf_vcf=4, root_vcf=30, defend_vcf=20,
-                            vct_depth=7, vct_width=12, vct_nodes_per_s=40_000, lmr=True, noise=0,
+                            vct_depth=10, vct_width=12, vct_nodes_per_s=40_000, lmr=True, noise=0,
                             tt_bits=21, next_depth_share=0.9, verify_nodes_per_s=20_000,
                             opp_bonus=25),
 }
