@@ -230,3 +230,23 @@ def test_no_game_is_played_by_a_brain_still_preparing_its_engine(tmp_path):
     assert done.returncode == 0, done.stderr
     for record in records_in(tmp_path / "out"):
         assert record.extra["arena"]["reason"] in ("five", "full_board"), record.extra
+
+
+def test_a_brain_busy_for_a_moment_after_its_move_is_not_forfeited(tmp_path):
+    # Like Rapfi: for a moment after printing a move it still counts as thinking and drops a
+    # command; the arena gives it that moment even when the opponent answers at once.
+    busy = tmp_path / "busy.py"
+    busy.write_text(SLOW_START_BRAIN.replace("answers <= 2", "answers <= 0").replace(
+        "for line in sys.stdin:",
+        "import time\nreplied = 0.0\nfor line in sys.stdin:\n"
+        "    if time.monotonic() - replied < 0.02:\n"
+        "        print('ERROR Unknown command: busy', flush=True)\n"
+        "        continue",
+    ).replace("print(move(), flush=True)", "print(move(), flush=True); replied = time.monotonic()"))
+    instant = tmp_path / "instant.py"
+    instant.write_text(SLOW_START_BRAIN.replace("answers <= 2", "answers <= 0"))
+    done = run_arena(f"{sys.executable} {busy}", f"{sys.executable} {instant}", "--games", "2",
+                     "--time", "0.5", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    for record in records_in(tmp_path / "out"):
+        assert record.extra["arena"]["reason"] in ("five", "full_board"), record.extra

@@ -42,6 +42,7 @@ LEVELS = ("easy", "medium", "hard")
 RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 4}
 """Gomocup `INFO rule` values."""
 START_TIMEOUT_S = 180.0  # START may compile an engine from a cold cache
+SETTLE_S = 0.03  # no command reaches a brain sooner than this after its move (see settle)
 OPENING_RADIUS = 2  # opening stones fall in the 5x5 square around the centre
 BALANCE_DEPTH = 6  # the fixed search depth that judges whether an opening is balanced
 OPENINGS_DIR = Path(__file__).resolve().parent / "openings"
@@ -105,6 +106,7 @@ class BrainProcess:
         self._lines: queue.Queue[str | None] = queue.Queue()
         self.started = False  # has START been accepted (so RESTART will do for the next game)?
         self.messages: list[str] = []  # the MESSAGE lines read so far (a judge's evaluation)
+        self._replied = 0.0  # monotonic time of its last move
         threading.Thread(target=self._pump, daemon=True).start()
 
     def _pump(self) -> None:
@@ -141,8 +143,16 @@ class BrainProcess:
                 continue
             return line.strip()
 
+    def settle(self) -> None:
+        """Wait until SETTLE_S after this brain's last move. Some brains (Rapfi) still count
+        as thinking for a moment after printing a move and drop a command that comes then
+        (`TURN` lost, its `x,y` read as an unknown command): an opponent's instant reply
+        must not forfeit them. Called before its clock starts."""
+        time.sleep(max(self._replied + SETTLE_S - time.monotonic(), 0.0))
+
     def move(self, deadline: float) -> Point:
         line = self.reply(deadline)
+        self._replied = time.monotonic()
         match = _MOVE.match(line)
         if match is None:
             raise BrainFailure("bad reply", repr(line))
@@ -332,6 +342,7 @@ def play_game(
         else:
             lines = board_lines(board, board.to_move)
             synced[mover] = True
+        engine.settle()
         began = time.monotonic()
         try:
             engine.send(*lines)
