@@ -42,6 +42,7 @@ LEVELS = ("easy", "medium", "hard")
 RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 4}
 """Gomocup `INFO rule` values."""
 START_TIMEOUT_S = 180.0  # START may compile an engine from a cold cache
+PROBE_SLACK_S = 5.0  # a probe move may take this much longer than a game's move
 SETTLE_S = 0.03  # no command reaches a brain sooner than this after its move (see settle)
 OPENING_RADIUS = 2  # opening stones fall in the 5x5 square around the centre
 BALANCE_DEPTH = 6  # the fixed search depth that judges whether an opening is balanced
@@ -184,13 +185,17 @@ class BrainProcess:
         """Our brain answers START at once and plays a greedy stand-in while its engine
         compiles (a cold cache, e.g. a fresh tools/ab.py revision): ask it for a move on a
         probe position until it searches, so no game is played by the stand-in. Another
-        brain passes the first probe. Raises BrainFailure if it is not ready in time."""
+        brain passes the first probe. Raises BrainFailure if it is not ready in time, or
+        does not answer a probe (the game is then lost on time)."""
         centre = size // 2
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
             self.messages.clear()
             self.send("BOARD", f"{centre},{centre},2", "DONE")
-            self.move(time.monotonic() + time_s + START_TIMEOUT_S)
+            try:
+                self.move(time.monotonic() + time_s + PROBE_SLACK_S)
+            except BrainFailure as failure:
+                raise BrainFailure(failure.reason, f"{failure.detail} (a probe move)") from None
             stand_in = any("(fallback)" in m or " depth 0 score 0 nodes 0 " in m
                            for m in self.messages)
             if not stand_in:
