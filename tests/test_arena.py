@@ -196,7 +196,7 @@ def test_games_start_from_an_opening_file_in_order_and_the_default_set_is_balanc
     done = run_arena("easy", "easy", "--games", "4", "--time", "0.1", "--openings", str(openings),
                      "--out", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
-    assert f"openings: the first 2 of 2 in {openings}" in done.stdout
+    assert f"openings: 2 of the 2 in {openings}, in order" in done.stdout
     starts = [record.moves[:3] for record in records_in(tmp_path / "out")]
     assert starts[0] == starts[1] == [(7, 7), (8, 6), (6, 8)]
     assert starts[2][:2] == starts[3][:2] == [(7, 7), (7, 6)] and starts[2][2] != (6, 8)

@@ -536,8 +536,8 @@ def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameRes
     if config.openings_file is not None:
         chosen = read_openings(config.openings_file, config.size, config.rule)
         openings = [chosen[i % len(chosen)] for i in range(count)]  # wraps if too few
-        print(f"openings: the first {min(count, len(chosen))} of {len(chosen)} in "
-              f"{config.openings_file}", file=report, flush=True)
+        print(f"openings: {min(count, len(chosen))} of the {len(chosen)} in "
+              f"{config.openings_file}, in order", file=report, flush=True)
     elif config.balance > 0 and config.opening_stones > 0:
         openings, drawn = balanced_openings(rng, config.size, config.opening_stones, config.rule,
                                             count, config.balance)
