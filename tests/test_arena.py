@@ -35,6 +35,40 @@ for line in sys.stdin:
         break
 """
 
+SLOW_START_BRAIN = """
+import sys
+taken, answers = set(), 0
+def move():
+    global answers
+    answers += 1
+    if answers <= 2:  # a stand-in while it compiles: a move no game could take
+        print("MESSAGE white depth 0 score 0 nodes 0 time 0.001s of 1.000s (fallback)")
+        return "99,99"
+    spot = next((x, y) for y in range(15) for x in range(15) if (x, y) not in taken)
+    taken.add(spot)
+    return f"{spot[0]},{spot[1]}"
+in_board = False
+for line in sys.stdin:
+    words = line.strip().replace(",", " ").split()
+    word = words[0].upper() if words else ""
+    if in_board:
+        if word == "DONE":
+            in_board = False
+            print(move(), flush=True)
+        else:
+            taken.add((int(words[0]), int(words[1])))
+    elif word in ("START", "RESTART"):
+        taken = set()
+        print("OK", flush=True)
+    elif word == "BOARD":
+        taken, in_board = set(), True
+    elif word == "TURN":
+        taken.add((int(words[1]), int(words[2])))
+        print(move(), flush=True)
+    elif word == "END":
+        break
+"""
+
 
 def run_arena(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
     return subprocess.run(
@@ -110,7 +144,7 @@ def test_an_illegal_move_loses_also_with_parallel_jobs(tmp_path):
     engine = f"{sys.executable} {stubborn}"
     done = run_arena(
         engine, engine, "--games", "4", "--jobs", "2", "--time", "0.5", "--opening-stones", "2",
-        "--out", str(tmp_path),
+        "--openings", "random", "--out", str(tmp_path),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     records = records_in(tmp_path)
@@ -133,7 +167,7 @@ def test_balanced_openings_are_reproducible_and_within_the_bound(tmp_path):
     def play(out: Path) -> dict:
         done = run_arena(
             "easy", "easy", "--games", "4", "--time", "0.1", "--seed", "3", "--balance", "400",
-            "--out", str(out),
+            "--openings", "random", "--out", str(out),
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
         assert "openings: 2 kept of" in done.stdout
@@ -145,11 +179,74 @@ def test_balanced_openings_are_reproducible_and_within_the_bound(tmp_path):
     import arena
 
     from gomoku.core import Rule
+    from gomoku.core.notation import parse_moves
 
     for opening in first["openings"]:
-        score = arena.opening_score(tuple(map(tuple, opening)), 15, Rule.FREESTYLE)
+        score = arena.opening_score(tuple(parse_moves(opening, 15)), 15, Rule.FREESTYLE)
         assert score is not None and abs(score) <= 400
     # --balance 0: plain random openings, nothing judged.
     done = run_arena("easy", "easy", "--games", "4", "--time", "0.1", "--seed", "3",
-                     "--balance", "0", "--out", str(tmp_path / "c"))
+                     "--balance", "0", "--openings", "random", "--out", str(tmp_path / "c"))
     assert done.returncode == 0 and "openings:" not in done.stdout
+
+
+def test_games_start_from_an_opening_file_in_order_and_the_default_set_is_balanced(tmp_path):
+    openings = tmp_path / "mine.txt"
+    openings.write_text("# rule freestyle size 15\nh8 i9 g7  # a comment\n\nh8 h9\n")
+    done = run_arena("easy", "easy", "--games", "4", "--time", "0.1", "--openings", str(openings),
+                     "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert f"openings: 2 of the 2 in {openings}, in order" in done.stdout
+    starts = [record.moves[:3] for record in records_in(tmp_path / "out")]
+    assert starts[0] == starts[1] == [(7, 7), (8, 6), (6, 8)]
+    assert starts[2][:2] == starts[3][:2] == [(7, 7), (7, 6)] and starts[2][2] != (6, 8)
+    # A set for another rule, or an illegal opening, is refused before any game.
+    done = run_arena("easy", "easy", "--rule", "renju", "--openings", str(openings),
+                     "--out", str(tmp_path / "x"), timeout=60)
+    assert done.returncode == 2 and "not renju on 15x15" in done.stderr
+    openings.write_text("h8 h8\n")
+    done = run_arena("easy", "easy", "--openings", str(openings), "--out", str(tmp_path / "x"),
+                     timeout=60)
+    assert done.returncode == 2 and "mine.txt:1" in done.stderr
+    # The checked-in set is the default, and every opening in it is legal and distinct.
+    sys.path.insert(0, str(ARENA.parent))
+    import arena
+
+    from gomoku.core import Rule
+
+    default = arena.default_openings_file(Rule.FREESTYLE, 15)
+    assert default is not None and default.name == "freestyle-15.txt"
+    chosen = arena.read_openings(default, 15, Rule.FREESTYLE)
+    assert len(chosen) >= 20 and len(set(chosen)) == len(chosen)
+
+
+def test_no_game_is_played_by_a_brain_still_preparing_its_engine(tmp_path):
+    # Our brain answers START at once and plays a stand-in while it compiles: the arena probes
+    # until it searches, so the stand-in's moves (here off the board) never reach a game.
+    slow = tmp_path / "slow.py"
+    slow.write_text(SLOW_START_BRAIN)
+    done = run_arena(f"{sys.executable} {slow}", "easy", "--games", "2", "--time", "0.5",
+                     "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    for record in records_in(tmp_path / "out"):
+        assert record.extra["arena"]["reason"] in ("five", "full_board"), record.extra
+
+
+def test_a_brain_busy_for_a_moment_after_its_move_is_not_forfeited(tmp_path):
+    # Like Rapfi: for a moment after printing a move it still counts as thinking and drops a
+    # command; the arena gives it that moment even when the opponent answers at once.
+    busy = tmp_path / "busy.py"
+    busy.write_text(SLOW_START_BRAIN.replace("answers <= 2", "answers <= 0").replace(
+        "for line in sys.stdin:",
+        "import time\nreplied = 0.0\nfor line in sys.stdin:\n"
+        "    if time.monotonic() - replied < 0.02:\n"
+        "        print('ERROR Unknown command: busy', flush=True)\n"
+        "        continue",
+    ).replace("print(move(), flush=True)", "print(move(), flush=True); replied = time.monotonic()"))
+    instant = tmp_path / "instant.py"
+    instant.write_text(SLOW_START_BRAIN.replace("answers <= 2", "answers <= 0"))
+    done = run_arena(f"{sys.executable} {busy}", f"{sys.executable} {instant}", "--games", "2",
+                     "--time", "0.5", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    for record in records_in(tmp_path / "out"):
+        assert record.extra["arena"]["reason"] in ("five", "full_board"), record.extra

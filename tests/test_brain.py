@@ -355,10 +355,16 @@ def test_budget_stays_inside_the_turn_limit_with_a_margin():
 
 
 def test_budget_shares_out_the_match_clock():
+    # Hard aims at its share of the clock (target) and may go on to a few shares (budget).
     clock = TimeControl(timeout_turn_ms=30_000, timeout_match_ms=180_000, time_left_ms=12_000)
-    assert clock.think_s(Level.HARD, 40) < 12.0 / 10
+    assert clock.target_s(Level.HARD, 40) < 12.0 / 10
+    assert clock.target_s(Level.HARD, 40) < clock.think_s(Level.HARD, 40) < 12.0 / 5
+    assert clock.think_s(Level.MEDIUM, 40) < 12.0 / 10
     clock = TimeControl(timeout_turn_ms=30_000, timeout_match_ms=180_000)
-    assert clock.think_s(Level.HARD, 0) < 180.0 / 20
+    assert clock.target_s(Level.HARD, 0) < 180.0 / 20
+    assert clock.think_s(Level.HARD, 0) < 30.0
+    # A turn limit alone is used whole: nothing to save time for.
+    assert TimeControl(timeout_turn_ms=1000).target_s(Level.HARD, 0) is None
     assert (
         TimeControl(timeout_turn_ms=30_000, time_left_ms=1).think_s(Level.HARD, 0) > 20
     )  # no match limit

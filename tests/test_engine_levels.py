@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from gomoku.core import Board, Color, Rule
+from gomoku.core.notation import parse_moves
 from gomoku.engine import driver
 from gomoku.engine.api import Level, Position, SearchLimit, StopFlag
 from gomoku.engine.diagram import parse_diagram
@@ -110,6 +111,23 @@ def test_progress_reports_rising_depths_within_the_budget() -> None:
         assert depths == sorted(depths) and len(set(depths)) == len(depths)
         assert result.depth == depths[-1]
         assert all(p.nodes > 0 for p in seen)
+
+
+def test_hard_uses_its_turn_but_stops_near_a_target_when_time_can_be_saved() -> None:
+    # A turn's time cannot be saved for later: hard thinks to its deadline. Under a match
+    # clock (target_s) it stops once an iteration past the target, or one unlikely to
+    # finish in time, would start.
+    board = Board.from_moves(parse_moves("j10 i7 j6 g7 j8 h7 f7 g6", 15), 15)  # a quiet middle
+    position = Position.from_board(board)
+    started = time.perf_counter()
+    whole = driver.think(position, Level.HARD, SearchLimit(1.0))
+    whole_s = time.perf_counter() - started
+    started = time.perf_counter()
+    early = driver.think(position, Level.HARD, SearchLimit(1.0, target_s=0.1))
+    early_s = time.perf_counter() - started
+    assert whole.info["kind"] == early.info["kind"] == "search"
+    assert whole_s > 0.8 * driver.DEADLINE_SHARE
+    assert early_s < 0.6 and early.depth >= 2
 
 
 def test_a_board_with_no_empty_point_is_a_clear_error() -> None:

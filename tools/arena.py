@@ -3,8 +3,10 @@
 
 Each engine is a level name (easy, medium, hard: our `pbrain-gomoku` at that level) or any
 brain command line, e.g. "/path/to/pbrain-rapfi" or "pbrain-gomoku --level easy". Games
-start from random openings near the centre that our hard engine judges balanced (its
-depth-6 score within --balance); each opening is played twice with colours swapped. A move
+start from the fixed, balanced opening set of tools/openings for the rule and size (or
+--openings FILE), else from random openings near the centre that our hard engine judges
+balanced (its depth-6 score within --balance); each opening is played twice with colours
+swapped. A move
 later than the time per move (plus --tolerance), a malformed reply or an illegal move loses.
 Every game is saved in --out (gomoku.core.records format and .psq), with a summary.json.
 
@@ -33,14 +35,19 @@ from pathlib import Path
 from typing import IO
 
 from gomoku.core import Board, Color, IllegalMoveError, Point, Rule
+from gomoku.core.notation import NotationError, format_moves, parse_moves
 from gomoku.core.records import PSQ_SUFFIX, RECORD_SUFFIX, GameRecord, save_record
 
 LEVELS = ("easy", "medium", "hard")
 RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 4}
 """Gomocup `INFO rule` values."""
 START_TIMEOUT_S = 180.0  # START may compile an engine from a cold cache
+PROBE_SLACK_S = 5.0  # a probe move may take this much longer than a game's move
+SETTLE_S = 0.03  # no command reaches a brain sooner than this after its move (see settle)
 OPENING_RADIUS = 2  # opening stones fall in the 5x5 square around the centre
 BALANCE_DEPTH = 6  # the fixed search depth that judges whether an opening is balanced
+OPENINGS_DIR = Path(__file__).resolve().parent / "openings"
+"""The checked-in opening sets, `<rule>-<size>.txt` (see tools/make_openings.py)."""
 _MOVE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 
 
@@ -96,8 +103,11 @@ class BrainProcess:
             bufsize=1,
             errors="replace",
         )
+        self._log = log
         self._lines: queue.Queue[str | None] = queue.Queue()
         self.started = False  # has START been accepted (so RESTART will do for the next game)?
+        self.messages: list[str] = []  # the MESSAGE lines read so far (a judge's evaluation)
+        self._replied = 0.0  # monotonic time of its last move
         threading.Thread(target=self._pump, daemon=True).start()
 
     def _pump(self) -> None:
@@ -123,12 +133,27 @@ class BrainProcess:
                 raise BrainFailure("timeout", "no reply in time") from None
             if line is None:
                 raise BrainFailure("crash", f"the engine exited (code {self.process.poll()})")
-            if not line.strip() or line.upper().startswith(("MESSAGE", "DEBUG")):
+            if line.upper().startswith("MESSAGE"):
+                self.messages.append(line)
+                del self.messages[:-100]  # only the latest matter
+                if self._log is not None:  # beside its stderr: what it thought, move by move
+                    self._log.write(line + "\n")
+                    self._log.flush()
+                continue
+            if not line.strip() or line.upper().startswith("DEBUG"):
                 continue
             return line.strip()
 
+    def settle(self) -> None:
+        """Wait until SETTLE_S after this brain's last move. Some brains (Rapfi) still count
+        as thinking for a moment after printing a move and drop a command that comes then
+        (`TURN` lost, its `x,y` read as an unknown command): an opponent's instant reply
+        must not forfeit them. Called before its clock starts."""
+        time.sleep(max(self._replied + SETTLE_S - time.monotonic(), 0.0))
+
     def move(self, deadline: float) -> Point:
         line = self.reply(deadline)
+        self._replied = time.monotonic()
         match = _MOVE.match(line)
         if match is None:
             raise BrainFailure("bad reply", repr(line))
@@ -154,6 +179,30 @@ class BrainProcess:
         if line.upper() != "OK":
             raise BrainFailure("refused START", line)
         self.started = True
+        self._wait_ready(size, time_s)
+
+    def _wait_ready(self, size: int, time_s: float) -> None:
+        """Our brain answers START at once and plays a greedy stand-in while its engine
+        compiles (a cold cache, e.g. a fresh tools/ab.py revision): ask it for a move on a
+        probe position until it searches, so no game is played by the stand-in. Another
+        brain passes the first probe. Raises BrainFailure if it is not ready in time, or
+        does not answer a probe (the game is then lost on time)."""
+        centre = size // 2
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            self.messages.clear()
+            self.send("BOARD", f"{centre},{centre},2", "DONE")
+            try:
+                self.move(time.monotonic() + time_s + PROBE_SLACK_S)
+            except BrainFailure as failure:
+                raise BrainFailure(failure.reason, f"{failure.detail} (a probe move)") from None
+            stand_in = any("(fallback)" in m or " depth 0 score 0 nodes 0 " in m
+                           for m in self.messages)
+            if not stand_in:
+                return
+            if time.monotonic() > deadline:
+                raise BrainFailure("refused START", "the engine was not ready in time")
+            time.sleep(2.0)
 
     def close(self) -> None:
         """END, then kill if it does not leave within a second."""
@@ -225,6 +274,42 @@ def balanced_openings(rng: random.Random, size: int, stones: int, rule: Rule, co
     return kept, drawn
 
 
+def default_openings_file(rule: Rule, size: int) -> Path | None:
+    """The checked-in opening set for `rule` and `size`, if there is one."""
+    path = OPENINGS_DIR / f"{rule.value}-{size}.txt"
+    return path if path.is_file() else None
+
+
+def read_openings(path: Path, size: int, rule: Rule) -> list[tuple[Point, ...]]:
+    """The openings of an opening file: one a line in move notation ("h8 i9 j7", black
+    first), `#` starts a comment. A `# rule R size N` header, if present, must match.
+
+    Raises ValueError naming the line of a bad or illegal opening, or a header that differs.
+    """
+    openings = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        text, _, comment = raw.partition("#")
+        header = re.match(r"\s*rule\s+(\w+)\s+size\s+(\d+)", comment) if not text.strip() else None
+        if header and (header.group(1) != rule.value or int(header.group(2)) != size):
+            raise ValueError(f"{path}: the openings are for {header.group(1)} on "
+                             f"{header.group(2)}x{header.group(2)}, not {rule.value} on {size}x{size}")
+        if not text.strip():
+            continue
+        try:
+            moves = tuple(parse_moves(text, size))
+            Board.from_moves(moves, size, rule)
+        except (NotationError, IllegalMoveError) as error:
+            raise ValueError(f"{path}:{number}: {error}") from None
+        openings.append(moves)
+    if not openings:
+        raise ValueError(f"{path} holds no opening")
+    return openings
+
+
+def opening_text(opening: tuple[Point, ...], size: int) -> str:
+    return " ".join(format_moves([point], size) for point in opening)
+
+
 def board_lines(board: Board, color: Color) -> list[str]:
     """BOARD ... DONE for the engine playing `color`: 1 own stones, 2 the opponent's."""
     lines = ["BOARD"]
@@ -262,6 +347,7 @@ def play_game(
         else:
             lines = board_lines(board, board.to_move)
             synced[mover] = True
+        engine.settle()
         began = time.monotonic()
         try:
             engine.send(*lines)
@@ -437,6 +523,7 @@ class ArenaConfig:
     opening_stones: int
     tolerance_s: float
     balance: int = 0  # keep openings our engine scores within +-balance (0: any random one)
+    openings_file: Path | None = None  # a fixed opening set; None: random openings
 
 
 def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameResult]:
@@ -446,7 +533,12 @@ def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameRes
     commands = [engine_command(spec) for spec in config.engines]
     rng = random.Random(config.seed)
     count = (config.games + 1) // 2
-    if config.balance > 0 and config.opening_stones > 0:
+    if config.openings_file is not None:
+        chosen = read_openings(config.openings_file, config.size, config.rule)
+        openings = [chosen[i % len(chosen)] for i in range(count)]  # wraps if too few
+        print(f"openings: {min(count, len(chosen))} of the {len(chosen)} in "
+              f"{config.openings_file}, in order", file=report, flush=True)
+    elif config.balance > 0 and config.opening_stones > 0:
         openings, drawn = balanced_openings(rng, config.size, config.opening_stones, config.rule,
                                             count, config.balance)
         print(f"openings: {count} kept of {drawn} drawn (hard's depth-{BALANCE_DEPTH} score "
@@ -497,7 +589,8 @@ def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameRes
         "size": config.size,
         "seed": config.seed,
         "balance": config.balance,
-        "openings": [list(map(list, opening)) for opening in openings],
+        "openings_file": str(config.openings_file) if config.openings_file else None,
+        "openings": [opening_text(opening, config.size) for opening in openings],
         "tallies": [
             {
                 **asdict(t),
@@ -586,6 +679,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--opening-stones", type=int, default=3, help="random stones to start from (default 3)"
     )
     parser.add_argument(
+        "--openings",
+        metavar="FILE",
+        help="play the openings of FILE in order (one a line in move notation, see "
+        "tools/openings); default: tools/openings/<rule>-<size>.txt if it exists, else random "
+        "openings; 'random' for random ones (--opening-stones, --balance, --seed)",
+    )
+    parser.add_argument(
         "--balance",
         type=int,
         default=450,
@@ -614,6 +714,20 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--balance must be 0 or more")
     if not 0 <= args.opening_stones <= 2 * OPENING_RADIUS + 1:
         parser.error(f"--opening-stones must be 0 to {2 * OPENING_RADIUS + 1}")
+    rule = Rule(args.rule)
+    if args.openings == "random":
+        openings_file = None
+    elif args.openings is not None:
+        openings_file = Path(args.openings)
+        if not openings_file.is_file():
+            parser.error(f"no opening file {args.openings}")
+    else:
+        openings_file = default_openings_file(rule, args.size)
+    if openings_file is not None:
+        try:
+            read_openings(openings_file, args.size, rule)
+        except ValueError as error:
+            parser.error(str(error))
     try:
         engines = (args.engine1, args.engine2)
         for spec in engines:
@@ -624,7 +738,7 @@ def main(argv: list[str] | None = None) -> int:
         engines=engines,
         games=args.games,
         time_s=args.time,
-        rule=Rule(args.rule),
+        rule=rule,
         size=args.size,
         seed=args.seed,
         out=args.out,
@@ -632,6 +746,7 @@ def main(argv: list[str] | None = None) -> int:
         opening_stones=args.opening_stones,
         tolerance_s=args.tolerance,
         balance=args.balance,
+        openings_file=openings_file,
     )
     try:
         run_arena(config)

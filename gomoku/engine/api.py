@@ -25,10 +25,16 @@ DEFAULT_BUDGET_S = {Level.EASY: 0.05, Level.MEDIUM: 0.5, Level.HARD: 2.0}
 
 @dataclass(frozen=True)
 class SearchLimit:
-    """How long to think: a time budget in seconds, and optionally a maximum depth."""
+    """How long to think: a time budget in seconds, and optionally a maximum depth.
+
+    `time_s` is never exceeded. `target_s`, when set (a shared match clock, where time saved
+    now is time for later), is what the move should take: no deeper iteration starts after
+    it, nor one unlikely to finish within `time_s`. None: think until `time_s`.
+    """
 
     time_s: float
     max_depth: int | None = None
+    target_s: float | None = None
 
 
 @dataclass(frozen=True)

@@ -46,10 +46,11 @@ COUNTRY = "unknown"
 # Time control: what the brain keeps back from the manager's limits, in seconds.
 FIXED_OVERHEAD_S = 0.03  # process, pipe and Python work around the search
 RELATIVE_OVERHEAD = 0.05  # grows with the budget: scheduling noise on a busy machine
-DRIVER_SLACK = 1.0  # none: the driver's own clock stops the search at 92% of its budget
+DRIVER_SLACK = 1.0  # none: the driver's own clock stops the search at 95% of its budget
 FAST_TURN_S = 0.05  # `timeout_turn 0` means "play as fast as possible"
 MIN_THINK_S = 0.01
-MIN_MOVES_LEFT = 12  # the match clock is shared out over at least this many more moves
+MIN_MOVES_LEFT = 12  # a move's share of the match clock: over at least this many more moves
+MAX_SHARE_MOVES = 7  # a hard move may take up to the match clock over this many moves
 WATCHDOG_FACTOR = 1.05  # the stop flag is raised shortly after the budget, as a guard
 MAX_INFO_NUMBER = 2**31 - 1  # INFO numbers are clamped to a C int, as managers send them
 
@@ -76,26 +77,49 @@ class TimeControl:
     timeout_match_ms: int = 0  # 0: no match limit
     time_left_ms: int | None = None
 
+    def _match_left_s(self) -> float | None:
+        if self.timeout_match_ms <= 0:
+            return None
+        left_ms = self.time_left_ms if self.time_left_ms is not None else self.timeout_match_ms
+        return max(left_ms, 0) / 1000
+
     def available_s(self, level: Level, ply: int) -> float:
-        """The wall time this move may take, before any safety margin."""
+        """The wall time this move may take at most, before any safety margin: the turn limit
+        and, for hard, the match clock over MAX_SHARE_MOVES moves (easy and medium: over the
+        moves left, see `share_s`)."""
         limits = []
         if self.timeout_turn_ms is not None:
             limits.append(self.timeout_turn_ms / 1000 if self.timeout_turn_ms > 0 else FAST_TURN_S)
-        if self.timeout_match_ms > 0:
-            left_ms = self.time_left_ms if self.time_left_ms is not None else self.timeout_match_ms
-            moves_left = max(MIN_MOVES_LEFT, 35 - ply // 2)
-            limits.append(max(left_ms, 0) / 1000 / moves_left)
+        left_s = self._match_left_s()
+        if left_s is not None:
+            limits.append(left_s / MAX_SHARE_MOVES if level is Level.HARD else self._share(left_s, ply))
         if not limits:
             return DEFAULT_BUDGET_S[level]
         return min(limits)
 
-    def think_s(self, level: Level, ply: int) -> float:
-        """The search budget: available time less overhead, capped by the level's own pace."""
-        available = self.available_s(level, ply)
+    @staticmethod
+    def _share(left_s: float, ply: int) -> float:
+        return left_s / max(MIN_MOVES_LEFT, 35 - ply // 2)
+
+    def _budget(self, available: float, level: Level) -> float:
         budget = (available - FIXED_OVERHEAD_S - RELATIVE_OVERHEAD * available) / DRIVER_SLACK
         if level is not Level.HARD:  # easy and medium play at their own pace, even in a long game
             budget = min(budget, DEFAULT_BUDGET_S[level])
         return max(budget, MIN_THINK_S)
+
+    def think_s(self, level: Level, ply: int) -> float:
+        """The search budget: available time less overhead, capped by the level's own pace."""
+        return self._budget(self.available_s(level, ply), level)
+
+    def target_s(self, level: Level, ply: int) -> float | None:
+        """What a hard move should take under a match clock: its share of the time left over
+        the moves to come (less overhead), so that a move that can stop early saves time for
+        later ones; None when that is the whole budget (no match clock: use the turn)."""
+        left_s = self._match_left_s()
+        if left_s is None or level is not Level.HARD:
+            return None
+        target = self._budget(self._share(left_s, ply), level)
+        return target if target < self.think_s(level, ply) else None
 
 
 def parse_point(text: str, size: int) -> Point:
@@ -439,6 +463,7 @@ class Brain:
 
     def _search(self, board: Board) -> tuple[list[str], Point]:
         budget = self.clock.think_s(self.level, board.ply)
+        target = self.clock.target_s(self.level, board.ply)
         stop = StopFlag()
         # The last moment to stop and still answer in time, if the driver overran its budget.
         latest = self.clock.available_s(self.level, board.ply) - FIXED_OVERHEAD_S
@@ -448,7 +473,8 @@ class Brain:
         watchdog.start()
         try:
             result = self._think(
-                Position.from_board(board), self.level, SearchLimit(budget), stop=stop
+                Position.from_board(board), self.level, SearchLimit(budget, target_s=target),
+                stop=stop,
             )
         except (
             Exception
@@ -471,7 +497,8 @@ def describe(result: SearchResult, elapsed: float, budget: float, color: Color) 
     pv = " ".join(f"{x},{y}" for x, y in result.pv[:8])
     return (
         f"MESSAGE {color.label} depth {result.depth} score {result.score} nodes {result.nodes} "
-        f"time {elapsed:.3f}s of {budget:.3f}s" + (f" pv {pv}" if pv else "")
+        f"time {elapsed:.3f}s of {budget:.3f}s ({result.info.get('kind', 'search')})"
+        + (f" pv {pv}" if pv else "")
     )
 
 

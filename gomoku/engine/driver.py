@@ -24,8 +24,9 @@ from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResu
 RULE_CODES = {Rule.FREESTYLE: patterns.RULE_FREESTYLE, Rule.STANDARD: patterns.RULE_STANDARD,
               Rule.RENJU: patterns.RULE_RENJU}
 
-DEADLINE_SHARE = 0.92  # the clock stops the search at this share of the budget
+DEADLINE_SHARE = 0.95  # the clock stops the search at this share of the budget
 OVERHEAD_S = 0.01  # set-up and result building after the flag is set
+ITERATION_GROWTH = 2.0  # a deeper iteration takes about this many times the last one
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,8 @@ class LevelConfig:
     leaf_vcf: int  # attacker fours a VCF at a leaf may use (0: none)
     root_vcf: int  # attacker fours the root VCF may use
     defend_vcf: int  # depth of the check that root moves stop the opponent's VCF (0: none)
-    vct_depth: int  # attacker threats the root VCT may use (0: none)
+    vct_depth: int  # attacker threats the root VCT may use (0: none); hard's 10 reaches the
+    # forced wins Rapfi won most lost games with (8 to 12 threats; 7 missed them)
     vct_width: int  # attacker moves tried at a VCT node
     vct_nodes_per_s: int  # node budget of the root VCT, per second of the move's budget
     lmr: bool  # late move reductions
@@ -56,7 +58,7 @@ LEVELS = {
                               vct_depth=0, vct_width=0, vct_nodes_per_s=0, lmr=False, noise=60,
                               tt_bits=18, next_depth_share=0.5),
     Level.HARD: LevelConfig(width=14, max_depth=60, leaf_vcf=4, root_vcf=30, defend_vcf=20,
-                            vct_depth=7, vct_width=12, vct_nodes_per_s=40_000, lmr=True, noise=0,
+                            vct_depth=10, vct_width=12, vct_nodes_per_s=40_000, lmr=True, noise=0,
                             tt_bits=21, next_depth_share=0.9, verify_nodes_per_s=20_000,
                             opp_bonus=25),
 }
@@ -422,8 +424,10 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
     verified: set[int] = set()  # best moves checked against an opponent VCT
     all_moves = root[:count].copy()  # in order, for the longest defence if every move loses
     lost = False
+    deadline_s = max(limit.time_s * DEADLINE_SHARE - OVERHEAD_S, 0.001)  # as the clock has it
     depth = 1
     while depth <= max_depth:
+        iteration_began = time.perf_counter()
         value = search.root_search(bd, sr, depth, root, scores, count)
         aborted = counters[threats.C_ABORTED] != 0
         done = int(counters[threats.C_ROOT_DONE])
@@ -468,8 +472,14 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
                 continue  # the same depth again, without the losing move
             if sr[8][0] != 0:
                 break
-        if time.perf_counter() - started > limit.time_s * config.next_depth_share:
-            break
+        now = time.perf_counter()
+        if limit.target_s is None:  # a turn's time cannot be saved: a cut-off iteration may still help
+            if now - started > limit.time_s * config.next_depth_share:
+                break
+        elif now - started >= limit.target_s or (
+            now - started + (now - iteration_began) * ITERATION_GROWTH > deadline_s
+        ):
+            break  # time saved here goes to later moves
         depth += 1
     kind = "defend" if defending else "search"
     if lost and sr[8][0] == 0:

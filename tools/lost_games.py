@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Where did our engine lose? For each game an arena folder holds that ENGINE lost by a five,
+the first of its moves after which the opponent has a forced win by continuous threats (VCT)
+that our threat search finds when allowed --depth threats and --nodes nodes, and whether
+hard's own check (its VCT depth, the nodes it spends at --time seconds a move) finds it too.
+
+    .venv/bin/python tools/lost_games.py arena-out --engine hard --time 1
+
+A game whose losing move the deep search finds but hard's check misses was lost to a VCT
+beyond hard's reach; "none found" means a win by a longer or quieter attack.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from gomoku.core import Board
+from gomoku.core.notation import format_point
+from gomoku.core.records import RECORD_SUFFIX, load_record
+from gomoku.engine import driver, search, state, threats
+from gomoku.engine.api import Level
+
+
+def opponent_vct(board: Board, depth: int, nodes: int) -> int:
+    """Plies to the win of the side to move's VCT found within the limits, else 0."""
+    grid = np.ascontiguousarray(board.grid, dtype=np.int8)
+    bd = state.new_state(grid, int(board.to_move), driver.RULE_CODES[board.rule],
+                         driver.pattern_tables(board.rule))
+    sr = threats.new_search_tables(18, bd[0].shape[0])
+    driver._reset(sr, driver.LEVELS[Level.HARD], 1)
+    found = int(search.vct_deepening(bd, sr, int(board.to_move), depth, nodes))
+    return threats.WIN - found if found > 0 else 0  # the search counts plies from its root
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", type=Path, help="an arena --out folder")
+    parser.add_argument("--engine", default="hard", help="the engine's name in the records")
+    parser.add_argument("--depth", type=int, default=14, help="threats of the deep search")
+    parser.add_argument("--nodes", type=int, default=500_000, help="nodes of the deep search")
+    parser.add_argument("--time", type=float, default=1.0, help="the games' seconds a move")
+    args = parser.parse_args(argv)
+    driver.warm_up()
+    hard = driver.LEVELS[Level.HARD]
+    check_nodes = max(int(hard.verify_nodes_per_s * args.time), 2_000)
+    lost = beyond = 0
+    for path in sorted(args.folder.glob(f"game-*{RECORD_SUFFIX}")):
+        record = load_record(path)
+        ours_black = record.black == args.engine
+        if args.engine not in (record.black, record.white) or record.reason != "five":
+            continue
+        if record.result == ("black" if ours_black else "white") or record.result == "draw":
+            continue
+        lost += 1
+        start = record.extra.get("arena", {}).get("opening_stones", 0)
+        verdict = "none found"
+        for ply in range(start, len(record.moves)):
+            if (ply % 2 == 0) != ours_black:
+                continue
+            board = Board.from_moves(record.moves[: ply + 1], record.size, record.rule)
+            plies = opponent_vct(board, args.depth, args.nodes)
+            if plies:
+                seen = opponent_vct(board, hard.vct_depth, check_nodes) > 0
+                beyond += not seen
+                move = format_point(record.moves[ply], record.size)
+                verdict = (f"move {ply + 1} {move}: the opponent wins in {plies} plies; hard's "
+                           f"check (depth {hard.vct_depth}, {check_nodes} nodes) "
+                           f"{'finds it' if seen else 'misses it'}")
+                break
+        print(f"{path.name}: {len(record.moves)} stones; {verdict}", flush=True)
+    print(f"{lost} games lost by a five; in {beyond} the losing move left a VCT beyond hard's check")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

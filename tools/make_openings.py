@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Make a fixed set of balanced openings for the arena (tools/openings/<rule>-<size>.txt).
+
+Random openings of --stones stones in the 5x5 square around the centre (black first, no
+two the same up to the board's 8 symmetries) are kept when our hard engine's score at a
+fixed --depth is within +-balance for the side to move and, with --judge, when another
+brain (e.g. Rapfi) thinking --judge-time seconds evaluates it within +-judge-limit (its
+last MESSAGE matching --judge-eval). The file holds one opening a line in move notation,
+with both scores in a comment:
+
+    .venv/bin/python tools/make_openings.py --rule freestyle --size 15 --count 50 \\
+        --judge /path/to/pbrain-rapfi --out tools/openings/freestyle-15.txt
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import arena  # tools/arena.py, beside this file
+
+from gomoku.core import Board, Point, Rule
+
+
+def canonical(opening: tuple[Point, ...], size: int) -> tuple:
+    """The same key for an opening and its 7 mirror images and rotations."""
+    keys = []
+    for swap in (False, True):
+        for flip_x in (False, True):
+            for flip_y in (False, True):
+                moved = []
+                for x, y in opening:
+                    if swap:
+                        x, y = y, x
+                    moved.append((size - 1 - x if flip_x else x, size - 1 - y if flip_y else y))
+                keys.append((tuple(sorted(moved[0::2])), tuple(sorted(moved[1::2]))))
+    return min(keys)
+
+
+def our_score(opening: tuple[Point, ...], size: int, rule: Rule, depth: int) -> int | None:
+    """Hard's fixed-depth score for the side to move (None: a forced answer, not balanced)."""
+    from gomoku.engine import driver
+    from gomoku.engine.api import Level, Position, SearchLimit
+
+    driver.warm_up()
+    driver.new_game()
+    position = Position.from_board(Board.from_moves(opening, size, rule))
+    result = driver.think(position, Level.HARD, SearchLimit(1e6, max_depth=depth))
+    return result.score if result.info.get("kind") == "search" else None
+
+
+def judge_score(judge: arena.BrainProcess, opening: tuple[Point, ...], size: int, rule: Rule,
+                time_s: float, pattern: re.Pattern[str]) -> int | None:
+    """The judge brain's evaluation for the side to move: the last MESSAGE matching `pattern`."""
+    judge.start(size, rule, time_s)
+    board = Board.from_moves(opening, size, rule)
+    judge.messages.clear()
+    judge.send(*arena.board_lines(board, board.to_move))
+    judge.move(time.monotonic() + time_s + 5.0)
+    for line in reversed(judge.messages):
+        match = pattern.search(line)
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rule", choices=[rule.value for rule in arena.RULE_CODES],
+                        default="freestyle")
+    parser.add_argument("--size", type=int, default=15)
+    parser.add_argument("--count", type=int, default=50, help="openings to keep (default 50)")
+    parser.add_argument("--stones", type=int, default=3, help="stones an opening (default 3)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--depth", type=int, default=8, help="our search depth (default 8)")
+    parser.add_argument("--balance", type=int, default=300,
+                        help="largest |score| of ours kept (default 300)")
+    parser.add_argument("--judge", help="a second brain's command line that must agree")
+    parser.add_argument("--judge-time", type=float, default=2.0)
+    parser.add_argument("--judge-limit", type=int, default=150,
+                        help="largest |evaluation| of the judge kept (default 150)")
+    parser.add_argument("--judge-eval", default=r"Eval\s*[:=]?\s*(-?\d+)",
+                        help="regex whose group 1 is the evaluation in the judge's MESSAGE")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    rule, size = Rule(args.rule), args.size
+    rng = random.Random(args.seed)
+    pattern = re.compile(args.judge_eval)
+    judge = arena.BrainProcess(arena.engine_command(args.judge)) if args.judge else None
+    seen: set[tuple] = set()
+    kept: list[str] = []
+    drawn = 0
+    try:
+        while len(kept) < args.count and drawn < 100 * args.count:
+            opening = arena.random_opening(rng, size, args.stones)
+            drawn += 1
+            key = canonical(opening, size)
+            if key in seen:
+                continue
+            seen.add(key)
+            ours = our_score(opening, size, rule, args.depth)
+            if ours is None or abs(ours) > args.balance:
+                continue
+            note = f"hard depth {args.depth}: {ours:+d}"
+            if judge is not None:
+                theirs = judge_score(judge, opening, size, rule, args.judge_time, pattern)
+                if theirs is None or abs(theirs) > args.judge_limit:
+                    continue
+                note += f", judge: {theirs:+d}"
+            kept.append(f"{arena.opening_text(opening, size)}  # {note}")
+            print(f"{len(kept)}/{args.count} (of {drawn} drawn): {kept[-1]}", flush=True)
+    finally:
+        if judge is not None:
+            judge.close()
+    judged = (f"; judged by {Path(shlex.split(args.judge)[0]).name} at {args.judge_time:g} s "
+              f"within +-{args.judge_limit}") if args.judge else ""
+    header = [
+        f"# rule {rule.value} size {size}",
+        f"# {len(kept)} balanced openings of {args.stones} stones (black first), kept of "
+        f"{drawn} random ones in the 5x5 centre square (seed {args.seed}), no two alike up to "
+        "symmetry",
+        f"# scores for the side to move: hard at depth {args.depth} within +-{args.balance}"
+        f"{judged}",
+        "# made by tools/make_openings.py; the arena plays each opening twice, colours swapped",
+    ]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(header + kept) + "\n", encoding="utf-8")
+    print(f"wrote {len(kept)} openings to {args.out}")
+    return 0 if len(kept) == args.count else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
