@@ -250,3 +250,24 @@ def test_a_brain_busy_for_a_moment_after_its_move_is_not_forfeited(tmp_path):
     assert done.returncode == 0, done.stderr
     for record in records_in(tmp_path / "out"):
         assert record.extra["arena"]["reason"] in ("five", "full_board"), record.extra
+
+
+def test_the_probe_stone_is_cleared_before_the_first_game(tmp_path):
+    # Like Pela, by the protocol's letter: BOARD adds to the board, only START or RESTART
+    # clears it, and it will not move after a stone on a taken point. The probe's stone
+    # (the centre) must not stay into the first game.
+    strict = tmp_path / "strict.py"
+    strict.write_text(SLOW_START_BRAIN.replace("answers <= 2", "answers <= 0").replace(
+        "        taken, in_board = set(), True", "        in_board = True").replace(
+        "            print(move(), flush=True)\n        else:",
+        "            print(move() if not clash else 'ERROR that point is taken', flush=True)\n"
+        "            clash = False\n        else:\n"
+        "            clash = clash or (int(words[0]), int(words[1])) in taken"))
+    strict.write_text("clash = False\n" + strict.read_text())
+    centre_opening = tmp_path / "centre.txt"
+    centre_opening.write_text("h8 h9 i9\n")  # the probe's point is taken by the opening
+    done = run_arena(f"{sys.executable} {strict}", "easy", "--games", "2", "--time", "0.5",
+                     "--openings", str(centre_opening), "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    for record in records_in(tmp_path / "out"):
+        assert record.extra["arena"]["reason"] in ("five", "full_board"), record.extra

@@ -160,14 +160,25 @@ class BrainProcess:
         return int(match.group(1)), int(match.group(2))
 
     def start(self, size: int, rule: Rule, time_s: float) -> None:
-        """Start a game: START the first time (after the clock and rule), RESTART after that.
+        """Start a game: START the first time (after the clock and rule; then probe moves
+        until it searches, and RESTART to clear the probe's stone), RESTART after that.
 
         A brain that refuses RESTART gets START again. Raises BrainFailure unless it says OK.
         """
-        if self.started:
-            self.send("RESTART")
-            if self.reply(time.monotonic() + START_TIMEOUT_S).upper() == "OK":
-                return
+        if self.started and self._restart():
+            return
+        self._start(size, rule, time_s)
+        if not self.started:
+            self.started = True
+            self._wait_ready(size, time_s)
+            if not self._restart():  # the probe's stone must not stay: RESTART (or START) clears it
+                self._start(size, rule, time_s)
+
+    def _restart(self) -> bool:
+        self.send("RESTART")
+        return self.reply(time.monotonic() + START_TIMEOUT_S).upper() == "OK"
+
+    def _start(self, size: int, rule: Rule, time_s: float) -> None:
         self.send(
             f"INFO timeout_turn {round(time_s * 1000)}",
             "INFO timeout_match 0",
@@ -178,8 +189,6 @@ class BrainProcess:
         line = self.reply(time.monotonic() + START_TIMEOUT_S)
         if line.upper() != "OK":
             raise BrainFailure("refused START", line)
-        self.started = True
-        self._wait_ready(size, time_s)
 
     def _wait_ready(self, size: int, time_s: float) -> None:
         """Our brain answers START at once and plays a greedy stand-in while its engine
