@@ -13,8 +13,8 @@ from layout_checks import READABLE_PX, layout_problems, text_sizes
 
 from gomoku.core.records import GameRecord, save_record
 from gomoku.ui.app import MIN_WINDOW_SIZE, SAMPLE_OPENING, App, AppOptions
+from gomoku.ui.icons import ICONS
 from gomoku.ui.side_panel import BUTTON_ORDER
-from gomoku.ui.widgets import ICONS
 
 SIZES = [(640, 400), (1024, 1024), (2560, 600), (1280, 800), (1920, 1080)]
 FIVE = [[3, 9], [7, 0], [4, 8], [5, 1], [5, 7], [9, 1], [6, 6], [11, 0], [7, 5]]  # black's five on move 9

@@ -338,7 +338,7 @@ def test_text_uses_the_shipped_font_with_a_real_regular_weight(theme: Theme) -> 
 
 @pytest.mark.parametrize("icon", ["first", "back", "forward", "last"])
 def test_an_icon_button_draws_its_arrow_pointing_the_right_way_and_a_tooltip_on_hover(theme: Theme, icon: str) -> None:
-    from gomoku.ui.widgets import draw_icon
+    from gomoku.ui.icons import draw_icon
 
     button = Button(theme, "<", rect=(40, 60, 120, 48), icon=icon, tooltip="One move back (Left)")
     surface = pygame.Surface((240, 140))
