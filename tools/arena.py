@@ -117,6 +117,7 @@ class BrainProcess:
         self._lines.put(None)  # end of output: the process died
 
     def send(self, *lines: str) -> None:
+        self.settle()  # any command, also RESTART right after a probe move or a game's last move
         try:
             assert self.process.stdin is not None
             self.process.stdin.write("".join(line + "\r\n" for line in lines))
@@ -148,7 +149,7 @@ class BrainProcess:
         """Wait until SETTLE_S after this brain's last move. Some brains (Rapfi) still count
         as thinking for a moment after printing a move and drop a command that comes then
         (`TURN` lost, its `x,y` read as an unknown command): an opponent's instant reply
-        must not forfeit them. Called before its clock starts."""
+        must not forfeit them. Every send waits for it; a game calls it before the clock starts."""
         time.sleep(max(self._replied + SETTLE_S - time.monotonic(), 0.0))
 
     def move(self, deadline: float) -> Point:
@@ -161,7 +162,7 @@ class BrainProcess:
 
     def start(self, size: int, rule: Rule, time_s: float) -> None:
         """Start a game: START the first time (after the clock and rule; then probe moves
-        until it searches, and RESTART to clear the probe's stone), RESTART after that.
+        until it searches, and START again to clear the probe's stone), RESTART after that.
 
         A brain that refuses RESTART gets START again. Raises BrainFailure unless it says OK.
         """
@@ -171,8 +172,9 @@ class BrainProcess:
         if not self.started:
             self.started = True
             self._wait_ready(size, time_s)
-            if not self._restart():  # the probe's stone must not stay: RESTART (or START) clears it
-                self._start(size, rule, time_s)
+            # START again: the probe's stone must not stay (by the protocol's letter BOARD adds to
+            # the board), and every brain answers START, where some ignore RESTART.
+            self._start(size, rule, time_s)
 
     def _restart(self) -> bool:
         self.send("RESTART")
