@@ -127,7 +127,9 @@ def test_hard_uses_its_turn_but_stops_near_a_target_when_time_can_be_saved() -> 
     early_s = time.perf_counter() - started
     assert whole.info["kind"] == early.info["kind"] == "search"
     assert whole_s > 0.8 * driver.DEADLINE_SHARE
-    assert early_s < 0.6 and early.depth >= 2
+    # Stopped earlier: measured against the whole turn, not a fixed bound (the checks after
+    # the last iteration take several times longer on a busy machine: 0.76 s seen in CI).
+    assert early_s < 0.8 * whole_s and early.depth >= 2
 
 
 def test_a_board_with_no_empty_point_is_a_clear_error() -> None:
