@@ -25,21 +25,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PRELUDE = """
-import importlib.machinery, runpy, sys
-root = sys.argv[1]
-def elsewhere(finder):
-    try:
-        spec = finder.find_spec("gomoku", None)
-    except Exception:
-        return False
-    return spec is not None and not str(spec.origin).startswith(root)
-sys.meta_path[:] = [f for f in sys.meta_path
-                    if f is importlib.machinery.PathFinder or not elsewhere(f)]
-sys.path.insert(0, root)
-sys.argv = sys.argv[2:]
-runpy.run_path(sys.argv[0], run_name="__main__")
-"""
 
 
 def inner(parts: list[str]) -> None:
@@ -114,6 +99,8 @@ def main() -> None:
         if args.source is None:
             cmd = [sys.executable, __file__, "--inner", *args.parts]
         else:
+            from cold_start import PRELUDE  # the one prelude that runs a tool from another copy
+
             cmd = [sys.executable, "-c", PRELUDE, str(args.source.resolve()), __file__, "--inner",
                    *args.parts]
         if not args.parts:
