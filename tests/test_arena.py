@@ -85,6 +85,13 @@ def records_in(folder: Path) -> list[GameRecord]:
     return records
 
 
+def assert_every_game_played_out(done: subprocess.CompletedProcess, folder: Path) -> None:
+    """The arena ran, and every game ended on the board (five or full), none by a failure."""
+    assert done.returncode == 0, done.stderr
+    for record in records_in(folder):
+        assert record.extra["arena"]["reason"] in ("five", "full_board"), record.extra
+
+
 def test_two_games_between_our_levels_add_up_and_replay(tmp_path):
     done = run_arena(
         "easy", "medium", "--games", "2", "--time", "0.2", "--seed", "7", "--out", str(tmp_path)
@@ -227,9 +234,7 @@ def test_no_game_is_played_by_a_brain_still_preparing_its_engine(tmp_path):
     slow.write_text(SLOW_START_BRAIN)
     done = run_arena(f"{sys.executable} {slow}", "easy", "--games", "2", "--time", "0.5",
                      "--out", str(tmp_path / "out"))
-    assert done.returncode == 0, done.stderr
-    for record in records_in(tmp_path / "out"):
-        assert record.extra["arena"]["reason"] in ("five", "full_board"), record.extra
+    assert_every_game_played_out(done, tmp_path / "out")
 
 
 def test_a_brain_busy_for_a_moment_after_its_move_is_not_forfeited(tmp_path):
@@ -247,9 +252,7 @@ def test_a_brain_busy_for_a_moment_after_its_move_is_not_forfeited(tmp_path):
     instant.write_text(SLOW_START_BRAIN.replace("answers <= 2", "answers <= 0"))
     done = run_arena(f"{sys.executable} {busy}", f"{sys.executable} {instant}", "--games", "2",
                      "--time", "0.5", "--out", str(tmp_path / "out"))
-    assert done.returncode == 0, done.stderr
-    for record in records_in(tmp_path / "out"):
-        assert record.extra["arena"]["reason"] in ("five", "full_board"), record.extra
+    assert_every_game_played_out(done, tmp_path / "out")
 
 
 def test_the_probe_stone_is_cleared_before_the_first_game(tmp_path):
@@ -268,6 +271,4 @@ def test_the_probe_stone_is_cleared_before_the_first_game(tmp_path):
     centre_opening.write_text("h8 h9 i9\n")  # the probe's point is taken by the opening
     done = run_arena(f"{sys.executable} {strict}", "easy", "--games", "2", "--time", "0.5",
                      "--openings", str(centre_opening), "--out", str(tmp_path / "out"))
-    assert done.returncode == 0, done.stderr
-    for record in records_in(tmp_path / "out"):
-        assert record.extra["arena"]["reason"] in ("five", "full_board"), record.extra
+    assert_every_game_played_out(done, tmp_path / "out")
