@@ -1372,26 +1372,26 @@ def clean_guest(port: int, token: str, watch: HostWatch) -> tuple[bool, str]:
                          "a game start with both ready")
         assert isinstance(start, PositionSet)
         taken = set(start.moves)
-        free = [(x, y) for y in range(hello.size) for x in range(hello.size) if (x, y) not in taken]
-        point = free[len(free) // 2]
-        if start.to_move is mine:
+
+        def play_and_see(point: tuple[int, int]) -> None:
+            """The guest plays `point`; it must reach the host within HANG_S."""
             guest.move(*point)
             deadline = time.monotonic() + HANG_S
             while not any(m.point == point for m in watch.guest_moves()):
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"the host never saw the guest's move {point}")
                 time.sleep(0.02)
+
+        free = [(x, y) for y in range(hello.size) for x in range(hello.size) if (x, y) not in taken]
+        point = free[len(free) // 2]
+        if start.to_move is mine:
+            play_and_see(point)
         theirs = wait_for(lambda e: isinstance(e, Moved) and not e.mine, "the host's move")
         assert isinstance(theirs, Moved)
         if start.to_move is not mine:
             free = [p for p in free if p != theirs.point]
             point = free[len(free) // 2]
-            guest.move(*point)
-            deadline = time.monotonic() + HANG_S
-            while not any(m.point == point for m in watch.guest_moves()):
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"the host never saw the guest's move {point}")
-                time.sleep(0.02)
+            play_and_see(point)
         return True, (f"Connected as {mine.label}, both ready, guest move {point} seen by the "
                       f"host, host move {theirs.point} seen by the guest")
     except (RuntimeError, AssertionError) as error:
