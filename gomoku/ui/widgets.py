@@ -677,7 +677,7 @@ class TextInput(_LabelledControl):
         self.focused = False
         self.selected = False
         pygame.key.stop_text_input()
-        changed = self.text != self._committed
+        changed = self.edited
         self._committed = self.text
         return changed
 
