@@ -272,3 +272,35 @@ def test_the_probe_stone_is_cleared_before_the_first_game(tmp_path):
     done = run_arena(f"{sys.executable} {strict}", "easy", "--games", "2", "--time", "0.5",
                      "--openings", str(centre_opening), "--out", str(tmp_path / "out"))
     assert_every_game_played_out(done, tmp_path / "out")
+
+
+def test_time2_gives_the_second_engine_its_own_time_per_move(tmp_path):
+    # Both engines take 0.4 s a move; the second has 1 s (--time2), the first 0.2 s (--time):
+    # the first loses every game on time, the second is never held to --time.
+    dawdler = tmp_path / "dawdler.py"
+    dawdler.write_text(SLOW_START_BRAIN.replace("answers <= 2", "answers <= 0").replace(
+        "def move():\n", "def move():\n    import time\n    time.sleep(0.4)\n").replace(
+        "    elif word == \"END\":",
+        "    elif word == \"INFO\":\n        print(line.strip(), file=sys.stderr, flush=True)\n"
+        "    elif word == \"END\":"))
+    engine = f"{sys.executable} {dawdler}"
+    out = tmp_path / "out"
+    done = run_arena(engine, engine, "--games", "2", "--time", "0.2", "--time2", "1",
+                     "--tolerance", "0.05", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    name = f"{Path(sys.executable).name} {dawdler}"
+    assert f"2 games, 0.2 s per move for {name}#1, 1 s for {name}#2" in done.stdout
+    records = records_in(out)
+    for record in records:
+        winner = record.black if record.result == "black" else record.white
+        assert winner.endswith("dawdler.py#2") and record.reason == "timeout", record
+        assert record.extra["arena"]["time2_per_move_s"] == 1
+    # Game 1: the opening leaves white to move, the second engine: its slow move stands.
+    assert len(records[0].moves) == 4 and records[0].times[3] > 0.3
+    first, second = json.loads((out / "summary.json").read_text())["tallies"]
+    assert first["losses_by_reason"] == {"timeout": 2} and second["losses"] == 0
+    assert "INFO timeout_turn 200" in (out / "engine1-job1.log").read_text()
+    assert "INFO timeout_turn 1000" in (out / "engine2-job1.log").read_text()
+    # --time2 must be positive, like --time.
+    done = run_arena("easy", "easy", "--time2", "0", "--out", str(tmp_path / "x"), timeout=60)
+    assert done.returncode == 2 and "--time2" in done.stderr

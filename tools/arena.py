@@ -6,8 +6,9 @@ brain command line, e.g. "/path/to/pbrain-rapfi" or "pbrain-gomoku --level easy"
 start from the fixed, balanced opening set of tools/openings for the rule and size (or
 --openings FILE), else from random openings near the centre that our hard engine judges
 balanced (its depth-6 score within --balance); each opening is played twice with colours
-swapped. A move
-later than the time per move (plus --tolerance), a malformed reply or an illegal move loses.
+swapped. A move later than the time per move (plus --tolerance), a malformed reply or an
+illegal move loses. --time2 gives the second engine its own time per move (e.g. an engine that
+searches to a fixed depth and ignores the clock); the first is still held to --time.
 Every game is saved in --out (gomoku.core.records format and .psq), with a summary.json.
 
     .venv/bin/python tools/arena.py hard medium --games 20 --time 0.3 --out arena-out
@@ -337,10 +338,11 @@ def play_game(
     opening: tuple[Point, ...],
     rule: Rule,
     size: int,
-    time_s: float,
+    times_s: Sequence[float],
     tolerance_s: float,
 ) -> GameResult:
-    """One game from `opening`, engine `black` playing black; engines must be started."""
+    """One game from `opening`, engine `black` playing black; engines must be started.
+    Engine i must answer within `times_s[i]` plus `tolerance_s`."""
     board = Board.from_moves(opening, size, rule)
     times: list[float | None] = [None] * len(opening)
     synced = [False, False]  # has each engine seen the position (BOARD) yet?
@@ -362,7 +364,7 @@ def play_game(
         began = time.monotonic()
         try:
             engine.send(*lines)
-            move = engine.move(began + time_s + tolerance_s)
+            move = engine.move(began + times_s[mover] + tolerance_s)
         except BrainFailure as failure:
             return finish(1 - mover, failure.reason, failure.detail)
         elapsed = time.monotonic() - began
@@ -446,8 +448,12 @@ def wilson_interval(score: float, games: int, z: float = 1.96) -> tuple[float, f
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def summary_text(tallies: Sequence[Tally], games: int, time_s: float, rule: Rule) -> str:
-    lines = [f"{games} games, {time_s:g} s per move, rule {rule.value}"]
+def summary_text(tallies: Sequence[Tally], games: int, times_s: Sequence[float],
+                 rule: Rule) -> str:
+    pace = f"{times_s[0]:g} s per move"
+    if times_s[1] != times_s[0]:
+        pace += f" for {tallies[0].name}, {times_s[1]:g} s for {tallies[1].name}"
+    lines = [f"{games} games, {pace}, rule {rule.value}"]
     header = f"{'engine':<28} {'W':>4} {'L':>4} {'D':>4}  {'as black W/L/D':>15}  {'as white W/L/D':>15}  {'avg s':>6} {'max s':>6}"
     lines.append(header)
     for t in tallies:
@@ -476,7 +482,7 @@ def summary_text(tallies: Sequence[Tally], games: int, time_s: float, rule: Rule
 
 
 def record_of(
-    result: GameResult, names: Sequence[str], rule: Rule, size: int, time_s: float
+    result: GameResult, names: Sequence[str], rule: Rule, size: int, times_s: Sequence[float]
 ) -> GameRecord:
     """The game as a gomoku.core.records GameRecord; the arena's own reason sits in `extra`.
 
@@ -504,17 +510,19 @@ def record_of(
                 "reason": result.reason,
                 "detail": result.detail,
                 "opening_stones": len(result.opening),
-                "time_per_move_s": time_s,
+                "time_per_move_s": times_s[0],  # engine 1's
+                "time2_per_move_s": times_s[1],  # engine 2's
             }
         },
     )
 
 
 def save_game(
-    result: GameResult, names: Sequence[str], rule: Rule, size: int, time_s: float, out: Path
+    result: GameResult, names: Sequence[str], rule: Rule, size: int, times_s: Sequence[float],
+    out: Path,
 ) -> Path:
     """Saves one game in the project's record format, and as Piskvork .psq beside it."""
-    record = record_of(result, names, rule, size, time_s)
+    record = record_of(result, names, rule, size, times_s)
     path = out / f"game-{result.index + 1:03d}{RECORD_SUFFIX}"
     save_record(record, path)
     save_record(record, path.with_suffix(PSQ_SUFFIX))
@@ -535,6 +543,12 @@ class ArenaConfig:
     tolerance_s: float
     balance: int = 0  # keep openings our engine scores within +-balance (0: any random one)
     openings_file: Path | None = None  # a fixed opening set; None: random openings
+    time2_s: float | None = None  # engine 2's time per move; None: time_s
+
+    @property
+    def times_s(self) -> tuple[float, float]:
+        """Each engine's time per move: its INFO timeout_turn and the limit it forfeits past."""
+        return self.time_s, self.time_s if self.time2_s is None else self.time2_s
 
 
 def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameResult]:
@@ -575,7 +589,7 @@ def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameRes
                 except queue.Empty:
                     return
                 result = _play_one(index, engines, commands, logs, openings[index // 2], config)
-                save_game(result, names, config.rule, config.size, config.time_s, config.out)
+                save_game(result, names, config.rule, config.size, config.times_s, config.out)
                 with lock:
                     results.append(result)
                     print(_game_line(result, names), file=report, flush=True)
@@ -591,11 +605,12 @@ def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameRes
             future.result()
     results.sort(key=lambda r: r.index)
     tallies = tally(results, names)
-    print(summary_text(tallies, len(results), config.time_s, config.rule), file=report, flush=True)
+    print(summary_text(tallies, len(results), config.times_s, config.rule), file=report, flush=True)
     summary = {
         "engines": dict(zip(names, config.engines, strict=True)),
         "games": len(results),
         "time_per_move_s": config.time_s,
+        "time2_per_move_s": config.times_s[1],
         "rule": config.rule.value,
         "size": config.size,
         "seed": config.seed,
@@ -630,7 +645,7 @@ def _play_one(
         try:
             if engines[number] is None:
                 engines[number] = BrainProcess(commands[number], logs[number])
-            engines[number].start(config.size, config.rule, config.time_s)
+            engines[number].start(config.size, config.rule, config.times_s[number])
         except (BrainFailure, OSError) as failure:
             if engines[number] is not None:
                 engines[number].close()
@@ -648,7 +663,7 @@ def _play_one(
                 failure.detail,
             )
     result = play_game(
-        index, engines, black, opening, config.rule, config.size, config.time_s, config.tolerance_s
+        index, engines, black, opening, config.rule, config.size, config.times_s, config.tolerance_s
     )
     if result.reason not in ("five", "full_board"):
         for number in (0, 1):  # a late or broken engine may still be talking: start afresh
@@ -677,6 +692,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("engine2", metavar="ENGINE2")
     parser.add_argument("--games", type=int, default=2, help="number of games (default 2)")
     parser.add_argument("--time", type=float, default=0.3, help="seconds per move (default 0.3)")
+    parser.add_argument(
+        "--time2",
+        type=float,
+        metavar="SECONDS",
+        help="seconds per move for ENGINE2 (its INFO timeout_turn, and it forfeits past it plus "
+        "--tolerance), e.g. for an engine that searches to a fixed depth; ENGINE1 keeps --time "
+        "(default: --time)",
+    )
     parser.add_argument("--rule", choices=[rule.value for rule in RULE_CODES], default="freestyle")
     parser.add_argument("--size", type=int, default=15, help="board size (default 15)")
     parser.add_argument(
@@ -719,6 +742,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games must be at least 1")
     if args.time <= 0:
         parser.error("--time must be positive")
+    if args.time2 is not None and args.time2 <= 0:
+        parser.error("--time2 must be positive")
     if not 15 <= args.size <= 20:
         parser.error("--size must be 15 to 20")
     if args.balance < 0:
@@ -758,6 +783,7 @@ def main(argv: list[str] | None = None) -> int:
         tolerance_s=args.tolerance,
         balance=args.balance,
         openings_file=openings_file,
+        time2_s=args.time2,
     )
     try:
         run_arena(config)
