@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""How much does our engine's move lose, by a stronger engine's evaluation?
+
+    .venv/bin/python tools/judge.py --judge /path/to/pbrain-rapfi --time 1 --cache judge.json
+
+A quicker measure than a match while tuning: for each position of the opening set (the
+opening's three stones, then the judge's own reply, so both colours are asked), our engine
+(this work tree, in this process) chooses a move at --time seconds, and the judge evaluates
+the position before it and after it. The loss is the judge's evaluation before minus after, for
+the side that moved (a mate counts as +-MATE_CAP, so one lost position weighs like a few bad
+moves, not like a hundred). Prints each position and the mean loss, the share of moves losing
+more than 200, and how often our move is the judge's.
+
+The judge runs with a node limit (INFO max_node, which Rapfi honours), so its evaluations repeat
+exactly from run to run; --cache keeps the positions and their evaluations before our move, so
+a later run (another engine version) asks the judge only about our moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+TOOLS = Path(__file__).resolve().parent
+if str(TOOLS) not in sys.path:
+    sys.path.insert(0, str(TOOLS))
+import arena  # noqa: E402  (tools/ is not a package)
+
+from gomoku.core import Board, Rule  # noqa: E402
+from gomoku.core.notation import format_point  # noqa: E402
+from gomoku.engine import driver  # noqa: E402
+from gomoku.engine.api import Level, Position, SearchLimit  # noqa: E402
+
+EVAL = r"Eval\s*[:=]?\s*(-?\d+)"  # Rapfi's MESSAGE; --judge-eval for another brain
+MATE = 20000  # the judge's evaluations beyond this are mates (Rapfi: 30000 - plies)
+MATE_CAP = 2000  # what a mate counts as in the mean loss
+BIG_LOSS = 200
+
+
+class Judge:
+    """A Gomocup brain asked for its evaluation and best move at a fixed node count. Each
+    question starts the brain afresh: a brain keeps its hash table between games, and what it
+    searched before would change its answer."""
+
+    def __init__(self, command: str, nodes: int, rule: Rule, size: int, pattern: str = EVAL) -> None:
+        self.command = arena.engine_command(command)
+        self.nodes, self.rule, self.size = nodes, rule, size
+        self.pattern = re.compile(pattern)
+
+    def ask(self, moves: list[tuple[int, int]]) -> tuple[int, tuple[int, int]]:
+        """(evaluation for the side to move, its move) after `moves`."""
+        brain = arena.BrainProcess(self.command)
+        try:
+            brain.send("INFO timeout_turn 120000", f"INFO max_node {self.nodes}",
+                       f"INFO rule {arena.RULE_CODES[self.rule]}", f"START {self.size}")
+            if brain.reply(time.monotonic() + 30.0).upper() != "OK":
+                raise arena.BrainFailure("refused START", "the judge did not start")
+            board = Board.from_moves(moves, self.size, self.rule)
+            brain.send(*arena.board_lines(board, board.to_move))
+            move = brain.move(time.monotonic() + 120.0)
+        finally:
+            brain.close()
+        for line in reversed(brain.messages):
+            match = self.pattern.search(line)
+            if match:
+                return int(match.group(1)), move
+        return 0, move  # an instant answer (a five, a forced block): no evaluation given
+
+
+def capped(value: int) -> int:
+    if value > MATE:
+        return MATE_CAP
+    if value < -MATE:
+        return -MATE_CAP
+    return max(-MATE_CAP, min(MATE_CAP, value))
+
+
+def positions(judge: Judge, openings: list, cache: Path | None) -> list[dict]:
+    """The positions to ask about, with the judge's evaluation and move; from the cache if kept."""
+    if cache is not None and cache.exists():
+        return json.loads(cache.read_text())
+    found = []
+    for opening in openings:
+        moves = [list(p) for p in opening]
+        for _ in range(2):  # the opening, then after the judge's reply: both colours move
+            value, move = judge.ask([tuple(p) for p in moves])
+            found.append({"moves": [list(p) for p in moves], "eval": value, "best": list(move)})
+            moves = moves + [list(move)]
+        print(f"{len(found)} positions", file=sys.stderr, flush=True)
+    if cache is not None:
+        cache.write_text(json.dumps(found))
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--judge", required=True, help="the judge brain's command line")
+    parser.add_argument("--nodes", type=int, default=1_000_000, help="judge's nodes a position")
+    parser.add_argument("--time", type=float, default=1.0, help="our seconds a move")
+    parser.add_argument("--level", choices=["medium", "hard"], default="hard")
+    parser.add_argument("--openings", type=Path, help="default: the arena's set for rule and size")
+    parser.add_argument("--rule", choices=[rule.value for rule in arena.RULE_CODES],
+                        default="freestyle")
+    parser.add_argument("--size", type=int, default=15)
+    parser.add_argument("--count", type=int, default=50, help="openings used (default 50)")
+    parser.add_argument("--cache", type=Path, help="JSON file keeping the judged positions")
+    parser.add_argument("--judge-eval", default=EVAL,
+                        help="regex whose group 1 is the evaluation in the judge's MESSAGE")
+    args = parser.parse_args(argv)
+    rule = Rule(args.rule)
+    path = args.openings or arena.default_openings_file(rule, args.size)
+    openings = arena.read_openings(path, args.size, rule)[: args.count]
+    judge = Judge(args.judge, args.nodes, rule, args.size, args.judge_eval)
+    driver.warm_up()
+    losses, big, same = [], 0, 0
+    for item in positions(judge, openings, args.cache):
+        moves = [tuple(p) for p in item["moves"]]
+        board = Board.from_moves(moves, args.size, rule)
+        driver.new_game()
+        ours = driver.think(Position.from_board(board), Level(args.level),
+                            SearchLimit(args.time)).move
+        after, _ = judge.ask(moves + [ours])
+        loss = capped(item["eval"]) - capped(-after)
+        losses.append(loss)
+        big += loss > BIG_LOSS
+        same += ours == tuple(item["best"])
+        print(f"{' '.join(format_point(p, args.size) for p in moves):<24} ours "
+              f"{format_point(ours, args.size):<4} judge {format_point(tuple(item['best']), args.size):<4}"
+              f" eval {item['eval']:+6d} -> {-after:+6d}  loss {loss:+d}", flush=True)
+    n = max(len(losses), 1)
+    print(f"{len(losses)} positions: mean loss {sum(losses) / n:.0f} (mates count "
+          f"{MATE_CAP}), losing > {BIG_LOSS}: {big} ({100 * big / n:.0f}%), the judge's move: "
+          f"{same} ({100 * same / n:.0f}%)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
