@@ -5,6 +5,7 @@ icons whose tooltips name the action and its key."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 import pygame
@@ -177,3 +178,24 @@ def test_the_window_cannot_be_made_smaller_than_the_smallest_layout(tmp_path: Pa
             assert tuple(pygame.Window.from_display_module().minimum_size) == MIN_WINDOW_SIZE
     finally:
         app.close()
+
+
+@pytest.mark.parametrize("size", [(640, 400), (1280, 800)])
+def test_the_saved_games_list_shows_each_date_whole_and_cuts_a_long_name_instead(tmp_path: Path, size) -> None:
+    with text_sizes() as drawn:
+        app = open_app(tmp_path, size)
+        try:
+            long_name = "Player against the hard computer on a long winter evening, game three"
+            path = app.paths.saves_dir / f"{long_name}.gomoku"
+            save_record(SAMPLE, path)
+            app.switch("records", {})
+            frames(app, 2)
+        finally:
+            app.close()
+    date = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+    rows = [text for _, text in drawn if date in text]
+    assert rows  # the date, drawn whole
+    shown_names = [text for _, text in drawn if text.startswith("Player against")]
+    assert shown_names
+    if size == (640, 400):
+        assert all(text.endswith("...") for text in shown_names)  # the name gave way, not the date

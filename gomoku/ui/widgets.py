@@ -759,15 +759,18 @@ class TextInput(_LabelledControl):
 class ListView(Widget):
     """A scrollable list of lines with one selection.
 
+    A line is a text, or a pair (text, detail): the detail (a date, say) sits right-aligned and
+    dim, and when the row is short the text is cut first, so the detail stays readable.
+
     Click selects (returns True); a double click or Enter activates the selection: the call
     returns True and `activated` is True for that event. Up/Down and the wheel move and scroll.
     """
 
     def __init__(
-        self, theme: Theme, items: Sequence[str] = (), rect: RectLike | None = None
+        self, theme: Theme, items: Sequence[str | tuple[str, str]] = (), rect: RectLike | None = None
     ) -> None:
         super().__init__(theme, rect)
-        self.items: list[str] = list(items)
+        self.items: list[str | tuple[str, str]] = list(items)
         self.selected: int | None = 0 if self.items else None
         self.scroll = 0
         self.activated = False
@@ -781,7 +784,7 @@ class ListView(Widget):
     def visible_rows(self) -> int:
         return max(1, self.rect.height // self.row_h)
 
-    def set_items(self, items: Sequence[str], selected: int | None = 0) -> None:
+    def set_items(self, items: Sequence[str | tuple[str, str]], selected: int | None = 0) -> None:
         """Replace the lines; select `selected` if it exists."""
         self.items = list(items)
         self.selected = selected if self.items and selected is not None else None
@@ -865,7 +868,14 @@ class ListView(Widget):
                 pygame.draw.rect(surface, colors.selection, row.inflate(-theme.px(6), -theme.px(4)),
                                  border_radius=theme.radius // 2)
             text_rect = row.inflate(-2 * theme.pad, 0)
-            text = theme.fit_text(self.items[index], px, text_rect.width)
+            item = self.items[index]
+            if isinstance(item, tuple):  # (text, detail): the detail keeps up to 3/5 of the row
+                item, detail = item
+                shown = theme.fit_text(detail, px, text_rect.width * 3 // 5)
+                detail_w = theme.font(px).size(shown)[0]
+                blit_text(surface, theme.render(shown, px, colors.text_dim), text_rect, "right")
+                text_rect.width -= detail_w + theme.pad
+            text = theme.fit_text(item, px, text_rect.width)
             blit_text(surface, theme.render(text, px), text_rect, "left")
         surface.set_clip(previous_clip)
         if len(self.items) > self.visible_rows:

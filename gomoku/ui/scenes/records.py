@@ -45,10 +45,11 @@ class SaveFile:
     modified: float
 
     @property
-    def label(self) -> str:
+    def label(self) -> tuple[str, str]:
+        """(name, date): the list cuts a long name before the date; a Piskvork file says so."""
         stamp = datetime.fromtimestamp(self.modified).strftime("%Y-%m-%d %H:%M")
-        kind = "Piskvork" if self.path.suffix.lower() == PSQ_SUFFIX else "Gomoku"
-        return f"{self.path.stem}   ·   {kind}   ·   {stamp}"
+        kind = "  ·  Piskvork" if self.path.suffix.lower() == PSQ_SUFFIX else ""
+        return self.path.stem + kind, stamp
 
 
 def list_saves(folder: Path) -> list[SaveFile]:
