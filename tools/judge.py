@@ -36,8 +36,7 @@ from gomoku.engine import driver  # noqa: E402
 from gomoku.engine.api import Level, Position, SearchLimit  # noqa: E402
 
 EVAL = r"Eval\s*[:=]?\s*(-?\d+)"  # Rapfi's MESSAGE; --judge-eval for another brain
-MATE = 20000  # the judge's evaluations beyond this are mates (Rapfi: 30000 - plies)
-MATE_CAP = 2000  # what a mate counts as in the mean loss
+MATE_CAP = 2000  # what a mate (Rapfi: 30000 - plies) counts as in the mean loss
 BIG_LOSS = 200
 
 
@@ -72,17 +71,21 @@ class Judge:
 
 
 def capped(value: int) -> int:
-    if value > MATE:
-        return MATE_CAP
-    if value < -MATE:
-        return -MATE_CAP
     return max(-MATE_CAP, min(MATE_CAP, value))
 
 
 def positions(judge: Judge, openings: list, cache: Path | None) -> list[dict]:
     """The positions to ask about, with the judge's evaluation and move; from the cache if kept."""
     if cache is not None and cache.exists():
-        return json.loads(cache.read_text())
+        try:
+            kept = json.loads(cache.read_text())
+            for item in kept:  # each: moves [[x, y], ...], the judge's eval and best move
+                Board.from_moves([tuple(p) for p in item["moves"]], judge.size, judge.rule)
+                int(item["eval"]), tuple(item["best"])
+            return kept
+        except (OSError, ValueError, TypeError, KeyError) as error:
+            raise SystemExit(f"judge.py: {cache} is not a cache this tool wrote ({error}); "
+                             "delete it to judge the positions again") from None
     found = []
     for opening in openings:
         moves = [list(p) for p in opening]
