@@ -17,6 +17,8 @@ import pygame
 
 from gomoku.core.game import Game
 from gomoku.core.types import Color
+from gomoku.ui.board_view import board_and_panel
+from gomoku.ui.game_over import GameOverCard
 from gomoku.ui.move_list import MoveList
 from gomoku.ui.players import AIPlayer, Player
 from gomoku.ui.theme import Colour, Theme
@@ -471,3 +473,12 @@ class SidePanel:
             left = track.copy()
             left.width = max(height, round(track.width * share))
             pygame.draw.rect(surface, colour, left, border_radius=height // 2)
+
+
+def game_arrangement(size: tuple[int, int], theme: Theme, chat_h: int | None = None,
+                     result_lines: int = 1) -> tuple[pygame.Rect, pygame.Rect]:
+    """The game's board square and side panel in a window of `size`. Under the board the panel
+    keeps room for the result card, so the board stays put when the game ends; the menu puts
+    its board here too when it fits, so nothing jumps when a game starts."""
+    below_h = SidePanel.below_height(theme, chat_h, GameOverCard.height(theme, result_lines))
+    return board_and_panel(size, theme.px, below_h)

@@ -27,7 +27,7 @@ from gomoku.core.records import GameRecord, RecordError
 from gomoku.core.types import Color, IllegalMoveError, Outcome, Point, Rule
 from gomoku.engine.api import Level, Position, SearchLimit, SearchResult
 from gomoku.ui import autosave
-from gomoku.ui.board_view import BoardView, Overlay, board_and_panel
+from gomoku.ui.board_view import BoardView, Overlay
 from gomoku.ui.duel_overlay import DuelOverlay
 from gomoku.ui.game_over import GameOverCard, reason_text, result_title
 from gomoku.ui.lan_link import LanLink
@@ -54,6 +54,7 @@ from gomoku.ui.side_panel import (
     PanelContent,
     SidePanel,
     card_content,
+    game_arrangement,
 )
 from gomoku.ui.widgets import Button
 
@@ -309,11 +310,8 @@ class BoardScene(Scene):
     def resize(self, size: tuple[int, int]) -> None:
         theme = self.app.theme
         self._frame_key = None
-        # Under the board the panel needs room for the result card too, so the board keeps its
-        # place when the game ends.
         chat_h = DuelOverlay.chat_height(theme) if self.lan is not None else None
-        below_h = SidePanel.below_height(theme, chat_h, GameOverCard.height(theme, 2 if self.lan else 1))
-        self.board_area, self.panel_rect = board_and_panel(size, theme.px, below_h)
+        self.board_area, self.panel_rect = game_arrangement(size, theme, chat_h, 2 if self.lan else 1)
         self.view.layout(self.board_area)
         self._layout_panel()
 

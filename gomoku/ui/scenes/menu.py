@@ -21,6 +21,7 @@ from gomoku.ui.scenes import (
     size_options,
     time_control_options,
 )
+from gomoku.ui.side_panel import game_arrangement
 from gomoku.ui.widgets import Button, Choice, FocusRing, Label, Panel, column
 
 ATTRACT_MOVE_S = 1.0
@@ -275,8 +276,12 @@ class MenuScene(Scene):
         column_h = head_h + theme.px(40) + len(shown) * (button_h + gap) + notes_h
         below_h = head_h + 2 * (button_h + gap) + notes_h + 2 * theme.pad
         board, area, below = arrange(size, theme.px, menu_w + 2 * theme.pad, below_h, menu_w + theme.px(160))
+        if not below:  # the board where a game will have it, so it does not jump when one starts
+            game_board, game_panel = game_arrangement(size, theme)
+            if game_panel.left > game_board.right and game_panel.width >= menu_w:
+                board, area = game_board, game_panel
         self.board_rect = board
-        self.board_view.layout(self.board_rect.inflate(-theme.px(24), -theme.px(24)))
+        self.board_view.layout(self.board_rect)
         self._backdrop = None
         self._dim = None
         if below:
