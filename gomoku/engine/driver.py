@@ -49,6 +49,7 @@ class LevelConfig:
     own_weight: int = 12  # evaluation weights (eighths) of our and the opponent's cell scores
     opp_weight: int = 10
     opp_bonus: int = 100  # percent of the opponent's threat bonuses the evaluation counts
+    futility: int = 0  # evaluation margin per ply above beta that fails high at once (0: off)
     stop_vct: bool = True  # at the root, keep only moves that stop an opponent VCT
     verify_nodes_per_s: int = 0  # VCT nodes to check each new best move, per second of budget
 
@@ -60,7 +61,7 @@ LEVELS = {
     Level.HARD: LevelConfig(width=14, max_depth=60, leaf_vcf=4, root_vcf=30, defend_vcf=20,
                             vct_depth=10, vct_width=12, vct_nodes_per_s=40_000, lmr=True, noise=0,
                             tt_bits=21, next_depth_share=0.9, verify_nodes_per_s=20_000,
-                            opp_bonus=25),
+                            opp_bonus=25, futility=100),
 }
 """Hard's table: 2**21 entries x 16 bytes = 32 MiB per thread; medium's 4 MiB."""
 
@@ -113,6 +114,7 @@ def _reset(sr: tuple, config: LevelConfig | None, seed: int) -> None:
         params[threats.P_OWN_WEIGHT] = config.own_weight
         params[threats.P_OPP_WEIGHT] = config.opp_weight
         params[threats.P_OPP_BONUS] = config.opp_bonus
+        params[threats.P_FUTILITY] = config.futility
     params[threats.P_SEED] = seed
 
 

@@ -109,6 +109,7 @@ P_SEED = 5
 P_OWN_WEIGHT = 6  # evaluation: weight of the side to move's cell scores, in eighths
 P_OPP_WEIGHT = 7  # evaluation: weight of the opponent's cell scores, in eighths
 P_OPP_BONUS = 8  # evaluation: share of the opponent's threat bonuses counted, in percent
+P_FUTILITY = 9  # a quiet node's evaluation this much per ply above beta fails high at once (0: off)
 N_PARAMS = 16
 
 VCT_SALT = np.uint64(0x9E3779B97F4A7C15)
