@@ -49,6 +49,7 @@ OPENING_RADIUS = 2  # opening stones fall in the 5x5 square around the centre
 BALANCE_DEPTH = 6  # the fixed search depth that judges whether an opening is balanced
 OPENINGS_DIR = Path(__file__).resolve().parent / "openings"
 """The checked-in opening sets, `<rule>-<size>.txt` (see tools/make_openings.py)."""
+EVAL_PATTERN = r"Eval\s*[:=]?\s*(-?\d+)"  # a judge brain's evaluation in its MESSAGE (Rapfi's)
 _MOVE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 
 
@@ -145,6 +146,14 @@ class BrainProcess:
             if not line.strip() or line.upper().startswith("DEBUG"):
                 continue
             return line.strip()
+
+    def evaluation(self, pattern: re.Pattern[str]) -> int | None:
+        """Group 1 of the latest MESSAGE matching `pattern` (a judge's evaluation), else None."""
+        for line in reversed(self.messages):
+            match = pattern.search(line)
+            if match:
+                return int(match.group(1))
+        return None
 
     def settle(self) -> None:
         """Wait until SETTLE_S after this brain's last move. Some brains (Rapfi) still count

@@ -35,7 +35,6 @@ from gomoku.core.notation import format_point  # noqa: E402
 from gomoku.engine import driver  # noqa: E402
 from gomoku.engine.api import Level, Position, SearchLimit  # noqa: E402
 
-EVAL = r"Eval\s*[:=]?\s*(-?\d+)"  # Rapfi's MESSAGE; --judge-eval for another brain
 MATE_CAP = 2000  # what a mate (Rapfi: 30000 - plies) counts as in the mean loss
 BIG_LOSS = 200
 
@@ -45,7 +44,7 @@ class Judge:
     question starts the brain afresh: a brain keeps its hash table between games, and what it
     searched before would change its answer."""
 
-    def __init__(self, command: str, nodes: int, rule: Rule, size: int, pattern: str = EVAL) -> None:
+    def __init__(self, command: str, nodes: int, rule: Rule, size: int, pattern: str = arena.EVAL_PATTERN) -> None:
         self.command = arena.engine_command(command)
         self.nodes, self.rule, self.size = nodes, rule, size
         self.pattern = re.compile(pattern)
@@ -63,11 +62,8 @@ class Judge:
             move = brain.move(time.monotonic() + 120.0)
         finally:
             brain.close()
-        for line in reversed(brain.messages):
-            match = self.pattern.search(line)
-            if match:
-                return int(match.group(1)), move
-        return 0, move  # an instant answer (a five, a forced block): no evaluation given
+        value = brain.evaluation(self.pattern)
+        return (0 if value is None else value), move  # None: an instant answer (a five, a block)
 
 
 def capped(value: int) -> int:
@@ -111,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=15)
     parser.add_argument("--count", type=int, default=50, help="openings used (default 50)")
     parser.add_argument("--cache", type=Path, help="JSON file keeping the judged positions")
-    parser.add_argument("--judge-eval", default=EVAL,
+    parser.add_argument("--judge-eval", default=arena.EVAL_PATTERN,
                         help="regex whose group 1 is the evaluation in the judge's MESSAGE")
     args = parser.parse_args(argv)
     rule = Rule(args.rule)

@@ -62,11 +62,7 @@ def judge_score(judge: arena.BrainProcess, opening: tuple[Point, ...], size: int
     judge.messages.clear()
     judge.send(*arena.board_lines(board, board.to_move))
     judge.move(time.monotonic() + time_s + 5.0)
-    for line in reversed(judge.messages):
-        match = pattern.search(line)
-        if match:
-            return int(match.group(1))
-    return None
+    return judge.evaluation(pattern)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--judge-time", type=float, default=2.0)
     parser.add_argument("--judge-limit", type=int, default=150,
                         help="largest |evaluation| of the judge kept (default 150)")
-    parser.add_argument("--judge-eval", default=r"Eval\s*[:=]?\s*(-?\d+)",
+    parser.add_argument("--judge-eval", default=arena.EVAL_PATTERN,
                         help="regex whose group 1 is the evaluation in the judge's MESSAGE")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
