@@ -34,6 +34,15 @@ def test_the_children_prepare_every_part_and_mark_the_cache_complete(jobs: int) 
     assert prepare.is_prepared()
 
 
+def test_two_children_prepare_wherever_two_cores_may_be_used(monkeypatch) -> None:
+    # Not fewer on a busy machine: the load average lags, and two finish no later than one.
+    monkeypatch.delenv("GOMOKU_PREPARE_JOBS", raising=False)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert prepare.Preparer().jobs == min(2, cores)
+    monkeypatch.setenv("GOMOKU_PREPARE_JOBS", "1")
+    assert prepare.Preparer().jobs == 1
+
+
 def test_a_failing_child_is_reported_and_the_cache_not_marked(tmp_path) -> None:
     preparer = prepare.Preparer(jobs=1, plan=[["tables", "no-such-part"]])
     preparer.start()

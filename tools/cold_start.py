@@ -10,7 +10,7 @@ Prints, each measured in a fresh interpreter on fresh temporary folders:
 
     .venv/bin/python tools/cold_start.py [--jobs N] [--skip-app] [--skip-brain] [--source DIR]
 
-`--jobs` sets the preparing processes (GOMOKU_PREPARE_JOBS; default: by the free cores).
+`--jobs` sets the preparing processes (GOMOKU_PREPARE_JOBS; default: 2 when two cores may be used).
 `--source DIR` measures another copy of the game (e.g. `git worktree add /tmp/old <rev>`): the
 editable install's import finder is dropped first, as tools/ab.py does, so DIR's code runs. An
 older game without per-level readiness counts every level ready when its worker is.
@@ -198,7 +198,7 @@ def brain_figures(jobs: int | None, turns: int = 200) -> list[tuple[str, float, 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="first-launch figures on an empty cache")
-    parser.add_argument("--jobs", type=int, default=None, help="preparing processes (default: by free cores)")
+    parser.add_argument("--jobs", type=int, default=None, help="preparing processes (default: 2 when two cores may be used)")
     parser.add_argument("--skip-app", action="store_true")
     parser.add_argument("--skip-brain", action="store_true")
     parser.add_argument("--source", type=Path, default=None, help="measure the game in this folder")

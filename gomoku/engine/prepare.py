@@ -60,17 +60,16 @@ def is_prepared() -> bool:
         return False
 
 
-def free_cores() -> int:
-    """Cores not busy by the 1-minute load average (at least 1), of those this process may use."""
+def usable_cores() -> int:
+    """The cores this process may run on (at least 1).
+
+    Not reduced by the load average: it lags a minute behind, and two children finish the
+    parts no later than one even when both cores are busy (measured with tools/cold_start.py
+    while two engine matches ran: hard ready at 40.8 s with two, 45.0 s with one)."""
     try:
-        cores = len(os.sched_getaffinity(0))
+        return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on every platform
-        cores = os.cpu_count() or 1
-    try:
-        busy = os.getloadavg()[0]
-    except OSError:
-        busy = 0.0
-    return max(1, int(cores - busy + 0.5))
+        return os.cpu_count() or 1
 
 
 @dataclass(frozen=True)
@@ -90,13 +89,13 @@ class Preparer:
 
     def __init__(self, jobs: int | None = None, first: Level = Level.MEDIUM,
                  plan: list[list[str]] | None = None) -> None:
-        """`jobs` children (default GOMOKU_PREPARE_JOBS, else 2 when two cores are free);
+        """`jobs` children (default GOMOKU_PREPARE_JOBS, else 2 when it may use two cores);
         `first` the level whose parts come first with one child; `plan` the parts per child
         instead (for tests)."""
         if jobs is None:
             setting = os.environ.get("GOMOKU_PREPARE_JOBS", "")
             jobs = int(setting) if setting.isdigit() else 0
-        self.jobs = jobs if jobs > 0 else min(2, free_cores())
+        self.jobs = jobs if jobs > 0 else min(2, usable_cores())
         if plan is not None:
             self._plan = plan
         else:
