@@ -304,3 +304,29 @@ def test_time2_gives_the_second_engine_its_own_time_per_move(tmp_path):
     # --time2 must be positive, like --time.
     done = run_arena("easy", "easy", "--time2", "0", "--out", str(tmp_path / "x"), timeout=60)
     assert done.returncode == 2 and "--time2" in done.stderr
+
+
+def test_nodes2_sends_the_second_engine_its_node_limit(tmp_path):
+    # This brain refuses START unless it was told INFO max_node 1234 first: with --nodes2 1234
+    # every game is played out, without it the brain loses every game at the start.
+    picky = tmp_path / "picky.py"
+    picky.write_text(SLOW_START_BRAIN.replace("answers <= 2", "answers <= 0").replace(
+        "taken, answers = set(), 0\n", "taken, answers, limit = set(), 0, None\n").replace(
+        "    elif word in (\"START\", \"RESTART\"):\n        taken = set()\n        print(\"OK\", flush=True)",
+        "    elif word == \"INFO\" and words[1] == \"max_node\":\n        limit = words[2]\n"
+        "    elif word in (\"START\", \"RESTART\"):\n        taken = set()\n"
+        "        print(\"OK\" if limit == \"1234\" else \"ERROR no node limit\", flush=True)"))
+    engine = f"{sys.executable} {picky}"
+    out = tmp_path / "out"
+    done = run_arena("medium", engine, "--games", "2", "--time", "0.3", "--time2", "1",
+                     "--nodes2", "1234", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "is sent INFO max_node 1234" in done.stdout
+    assert len(records_in(out)) == 2
+    assert json.loads((out / "summary.json").read_text())["nodes2"] == 1234
+    for record in records_in(out):
+        assert record.reason != "refused START" and record.extra["arena"]["reason"] != "crash"
+    refused = run_arena("medium", engine, "--games", "2", "--time", "0.3", "--out", str(tmp_path / "no"))
+    assert refused.returncode == 0, refused.stderr
+    assert all(r.extra["arena"]["reason"] == "refused START" for r in records_in(tmp_path / "no"))
+    assert "must be at least 1" in run_arena("medium", engine, "--nodes2", "0").stderr

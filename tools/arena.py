@@ -8,7 +8,9 @@ start from the fixed, balanced opening set of tools/openings for the rule and si
 balanced (its depth-6 score within --balance); each opening is played twice with colours
 swapped. A move later than the time per move (plus --tolerance), a malformed reply or an
 illegal move loses. --time2 gives the second engine its own time per move (e.g. an engine that
-searches to a fixed depth and ignores the clock); the first is still held to --time.
+searches to a fixed depth and ignores the clock); the first is still held to --time. --nodes2 N
+also sends the second engine `INFO max_node N` (Rapfi stops its search there): a node-limited
+opponent plays the same on a busy machine as on an idle one, and in milliseconds.
 Every game is saved in --out (gomoku.core.records format and .psq), with a summary.json.
 
     .venv/bin/python tools/arena.py hard medium --games 20 --time 0.3 --out arena-out
@@ -94,8 +96,10 @@ def engine_names(specs: Sequence[str]) -> list[str]:
 class BrainProcess:
     """One brain in a subprocess: send lines, read its move with a deadline. Not thread-safe."""
 
-    def __init__(self, command: list[str], log: IO[str] | None = None) -> None:
+    def __init__(self, command: list[str], log: IO[str] | None = None,
+                 info: Sequence[str] = ()) -> None:
         self.command = command
+        self.info = tuple(info)  # more INFO lines sent with the clock at START
         self.process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
@@ -196,6 +200,7 @@ class BrainProcess:
             "INFO timeout_match 0",
             "INFO game_type 1",
             f"INFO rule {RULE_CODES[rule]}",
+            *self.info,
             f"START {size}",
         )
         line = self.reply(time.monotonic() + START_TIMEOUT_S)
@@ -553,11 +558,17 @@ class ArenaConfig:
     balance: int = 0  # keep openings our engine scores within +-balance (0: any random one)
     openings_file: Path | None = None  # a fixed opening set; None: random openings
     time2_s: float | None = None  # engine 2's time per move; None: time_s
+    nodes2: int | None = None  # engine 2's node limit (INFO max_node); None: its clock only
 
     @property
     def times_s(self) -> tuple[float, float]:
         """Each engine's time per move: its INFO timeout_turn and the limit it forfeits past."""
         return self.time_s, self.time_s if self.time2_s is None else self.time2_s
+
+    @property
+    def infos(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Each engine's INFO lines beyond the clock and the rule."""
+        return (), () if self.nodes2 is None else (f"INFO max_node {self.nodes2}",)
 
 
 def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameResult]:
@@ -579,6 +590,8 @@ def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameRes
               f"within +-{config.balance})", file=report, flush=True)
     else:
         openings = [random_opening(rng, config.size, config.opening_stones) for _ in range(count)]
+    if config.nodes2 is not None:
+        print(f"{names[1]} is sent INFO max_node {config.nodes2}", file=report, flush=True)
     pending: queue.Queue[int] = queue.Queue()
     for index in range(config.games):
         pending.put(index)
@@ -620,6 +633,7 @@ def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameRes
         "games": len(results),
         "time_per_move_s": config.time_s,
         "time2_per_move_s": config.times_s[1],
+        "nodes2": config.nodes2,
         "rule": config.rule.value,
         "size": config.size,
         "seed": config.seed,
@@ -653,7 +667,8 @@ def _play_one(
     for number in (0, 1):
         try:
             if engines[number] is None:
-                engines[number] = BrainProcess(commands[number], logs[number])
+                engines[number] = BrainProcess(commands[number], logs[number],
+                                               config.infos[number])
             engines[number].start(config.size, config.rule, config.times_s[number])
         except (BrainFailure, OSError) as failure:
             if engines[number] is not None:
@@ -709,6 +724,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--tolerance), e.g. for an engine that searches to a fixed depth; ENGINE1 keeps --time "
         "(default: --time)",
     )
+    parser.add_argument(
+        "--nodes2",
+        type=int,
+        metavar="N",
+        help="send ENGINE2 `INFO max_node N` too (Rapfi stops searching at N nodes): an opponent "
+        "whose strength does not depend on the machine's load",
+    )
     parser.add_argument("--rule", choices=[rule.value for rule in RULE_CODES], default="freestyle")
     parser.add_argument("--size", type=int, default=15, help="board size (default 15)")
     parser.add_argument(
@@ -753,6 +775,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--time must be positive")
     if args.time2 is not None and args.time2 <= 0:
         parser.error("--time2 must be positive")
+    if args.nodes2 is not None and args.nodes2 < 1:
+        parser.error("--nodes2 must be at least 1")
     if not 15 <= args.size <= 20:
         parser.error("--size must be 15 to 20")
     if args.balance < 0:
@@ -793,6 +817,7 @@ def main(argv: list[str] | None = None) -> int:
         balance=args.balance,
         openings_file=openings_file,
         time2_s=args.time2,
+        nodes2=args.nodes2,
     )
     try:
         run_arena(config)
