@@ -78,7 +78,13 @@ def test_a_computer_waits_for_its_engine_with_its_clock_stopped(app, monkeypatch
     assert scene.game.board.ply == 0
     assert clock.used_in_move(time.monotonic()) == used  # no time lost while it waits
     assert "preparing the engine" in scene._card_content(Color.BLACK, time.monotonic())[2]
-    assert scene.status.startswith("Preparing the engine (first launch only)")
+    assert scene.status.startswith("Preparing the engine (first launch)")
+    # While the parts are compiled, the status counts them as the menu does.
+    monkeypatch.setattr(type(app), "engine_preparing", property(lambda _: (2, 5, "vcf")))
+    app.frame()
+    assert scene.status.startswith("Preparing the engine (first launch): 2 of 5")
+    monkeypatch.undo()
+    monkeypatch.setattr(app, "engine_ready", lambda level: ready["now"] and real(level))
     ready["now"] = True
     frames_until(app, lambda: scene.game.board.ply == 1)
     assert clock.running and clock.to_move is Color.WHITE
