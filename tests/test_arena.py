@@ -70,6 +70,18 @@ for line in sys.stdin:
 """
 
 
+def ready_brain(path: Path, *edits: tuple[str, str]) -> str:
+    """SLOW_START_BRAIN without its stand-in moves (it searches at once), with each (old, new)
+    edit made wherever `old` stands (it must stand somewhere: an edit that misses would test
+    nothing), written to `path`; returns the command line that runs it."""
+    text = SLOW_START_BRAIN.replace("answers <= 2", "answers <= 0")
+    for old, new in edits:
+        assert old in text, f"the brain script has no {old!r}"
+        text = text.replace(old, new)
+    path.write_text(text)
+    return f"{sys.executable} {path}"
+
+
 def run_arena(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, str(ARENA), *args], capture_output=True, text=True, timeout=timeout
@@ -240,18 +252,16 @@ def test_no_game_is_played_by_a_brain_still_preparing_its_engine(tmp_path):
 def test_a_brain_busy_for_a_moment_after_its_move_is_not_forfeited(tmp_path):
     # Like Rapfi: for a moment after printing a move it still counts as thinking and drops a
     # command; the arena gives it that moment even when the opponent answers at once.
-    busy = tmp_path / "busy.py"
-    busy.write_text(SLOW_START_BRAIN.replace("answers <= 2", "answers <= 0").replace(
-        "for line in sys.stdin:",
-        "import time\nreplied = 0.0\nfor line in sys.stdin:\n"
-        "    if time.monotonic() - replied < 0.02:\n"
-        "        print('ERROR Unknown command: busy', flush=True)\n"
-        "        continue",
-    ).replace("print(move(), flush=True)", "print(move(), flush=True); replied = time.monotonic()"))
-    instant = tmp_path / "instant.py"
-    instant.write_text(SLOW_START_BRAIN.replace("answers <= 2", "answers <= 0"))
-    done = run_arena(f"{sys.executable} {busy}", f"{sys.executable} {instant}", "--games", "2",
-                     "--time", "0.5", "--out", str(tmp_path / "out"))
+    busy = ready_brain(
+        tmp_path / "busy.py",
+        ("for line in sys.stdin:",
+         "import time\nreplied = 0.0\nfor line in sys.stdin:\n"
+         "    if time.monotonic() - replied < 0.02:\n"
+         "        print('ERROR Unknown command: busy', flush=True)\n"
+         "        continue"),
+        ("print(move(), flush=True)", "print(move(), flush=True); replied = time.monotonic()"))
+    instant = ready_brain(tmp_path / "instant.py")
+    done = run_arena(busy, instant, "--games", "2", "--time", "0.5", "--out", str(tmp_path / "out"))
     assert_every_game_played_out(done, tmp_path / "out")
 
 
@@ -260,12 +270,13 @@ def test_the_probe_stone_is_cleared_before_the_first_game(tmp_path):
     # clears it, and it will not move after a stone on a taken point. The probe's stone
     # (the centre) must not stay into the first game.
     strict = tmp_path / "strict.py"
-    strict.write_text(SLOW_START_BRAIN.replace("answers <= 2", "answers <= 0").replace(
-        "        taken, in_board = set(), True", "        in_board = True").replace(
-        "            print(move(), flush=True)\n        else:",
-        "            print(move() if not clash else 'ERROR that point is taken', flush=True)\n"
-        "            clash = False\n        else:\n"
-        "            clash = clash or (int(words[0]), int(words[1])) in taken"))
+    ready_brain(
+        strict,
+        ("        taken, in_board = set(), True", "        in_board = True"),
+        ("            print(move(), flush=True)\n        else:",
+         "            print(move() if not clash else 'ERROR that point is taken', flush=True)\n"
+         "            clash = False\n        else:\n"
+         "            clash = clash or (int(words[0]), int(words[1])) in taken"))
     strict.write_text("clash = False\n" + strict.read_text())
     centre_opening = tmp_path / "centre.txt"
     centre_opening.write_text("h8 h9 i9\n")  # the probe's point is taken by the opening
@@ -278,12 +289,12 @@ def test_time2_gives_the_second_engine_its_own_time_per_move(tmp_path):
     # Both engines take 0.4 s a move; the second has 1 s (--time2), the first 0.2 s (--time):
     # the first loses every game on time, the second is never held to --time.
     dawdler = tmp_path / "dawdler.py"
-    dawdler.write_text(SLOW_START_BRAIN.replace("answers <= 2", "answers <= 0").replace(
-        "def move():\n", "def move():\n    import time\n    time.sleep(0.4)\n").replace(
-        "    elif word == \"END\":",
-        "    elif word == \"INFO\":\n        print(line.strip(), file=sys.stderr, flush=True)\n"
-        "    elif word == \"END\":"))
-    engine = f"{sys.executable} {dawdler}"
+    engine = ready_brain(
+        dawdler,
+        ("def move():\n", "def move():\n    import time\n    time.sleep(0.4)\n"),
+        ("    elif word == \"END\":",
+         "    elif word == \"INFO\":\n        print(line.strip(), file=sys.stderr, flush=True)\n"
+         "    elif word == \"END\":"))
     out = tmp_path / "out"
     done = run_arena(engine, engine, "--games", "2", "--time", "0.2", "--time2", "1",
                      "--tolerance", "0.05", "--out", str(out))
@@ -309,14 +320,13 @@ def test_time2_gives_the_second_engine_its_own_time_per_move(tmp_path):
 def test_nodes2_sends_the_second_engine_its_node_limit(tmp_path):
     # This brain refuses START unless it was told INFO max_node 1234 first: with --nodes2 1234
     # every game is played out, without it the brain loses every game at the start.
-    picky = tmp_path / "picky.py"
-    picky.write_text(SLOW_START_BRAIN.replace("answers <= 2", "answers <= 0").replace(
-        "taken, answers = set(), 0\n", "taken, answers, limit = set(), 0, None\n").replace(
-        "    elif word in (\"START\", \"RESTART\"):\n        taken = set()\n        print(\"OK\", flush=True)",
-        "    elif word == \"INFO\" and words[1] == \"max_node\":\n        limit = words[2]\n"
-        "    elif word in (\"START\", \"RESTART\"):\n        taken = set()\n"
-        "        print(\"OK\" if limit == \"1234\" else \"ERROR no node limit\", flush=True)"))
-    engine = f"{sys.executable} {picky}"
+    engine = ready_brain(
+        tmp_path / "picky.py",
+        ("taken, answers = set(), 0\n", "taken, answers, limit = set(), 0, None\n"),
+        ("    elif word in (\"START\", \"RESTART\"):\n        taken = set()\n        print(\"OK\", flush=True)",
+         "    elif word == \"INFO\" and words[1] == \"max_node\":\n        limit = words[2]\n"
+         "    elif word in (\"START\", \"RESTART\"):\n        taken = set()\n"
+         "        print(\"OK\" if limit == \"1234\" else \"ERROR no node limit\", flush=True)"))
     out = tmp_path / "out"
     done = run_arena("medium", engine, "--games", "2", "--time", "0.3", "--time2", "1",
                      "--nodes2", "1234", "--out", str(out))
