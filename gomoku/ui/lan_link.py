@@ -325,7 +325,7 @@ class LanLink:
                 break
         black, white = self._players()
         control: TimeControl = info.time_control
-        game = Game(board, black, white, Clock(control, board.to_move))
+        game = Game(board, black, white, Clock(control, board.to_move), self._kept_times(board, event.why))
         self.game = game
         self.state = event.state
         self.last_sync_why = event.why
@@ -341,6 +341,20 @@ class LanLink:
             if self.phase == "lost":
                 game.clock.pause(now)
         self.version += 1
+
+    def _kept_times(self, board: Board, why: str) -> list[float]:
+        """Move times for `board`'s stones: after an undo or a sync, those of the stones the
+        shown game already had (the protocol carries no times, and the panel's "time used" and
+        the saved record add them up); 0 for the rest and for a new game."""
+        times = [0.0] * board.ply
+        previous = self.game
+        if why not in ("undo", "sync") or previous is None:
+            return times
+        for index, (point, before) in enumerate(zip(board.moves, previous.board.moves, strict=False)):
+            if point != before:
+                break
+            times[index] = previous.move_times[index]
+        return times
 
     def _adopt_clock(self, clock: ev.ClockMs, now: float) -> None:
         game = self.game

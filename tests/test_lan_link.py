@@ -1,0 +1,83 @@
+"""The UI's mirror of a LAN duel (LanLink), fed network events by hand: no socket, no thread."""
+
+from __future__ import annotations
+
+import queue
+
+import pytest
+
+from gomoku.core.clock import TimeControl
+from gomoku.core.types import Color, Rule
+from gomoku.net import events as ev
+from gomoku.ui.lan_link import LanLink
+
+
+class QuietBridge:
+    """A NetBridge stand-in: the test puts events on `events`; commands are recorded."""
+
+    def __init__(self) -> None:
+        self.events: queue.Queue[ev.NetEvent] = queue.Queue()
+        self.sent: list[tuple[str, tuple]] = []
+
+    def start(self) -> None:
+        pass
+
+    def __getattr__(self, name: str):
+        return lambda *args: self.sent.append((name, args))
+
+
+def connected_link() -> tuple[LanLink, QuietBridge]:
+    bridge = QuietBridge()
+    link = LanLink(bridge, "Alice")
+    bridge.events.put(ev.Connected("host", "Alice", "Bob", Color.BLACK, Rule.FREESTYLE, 15, TimeControl(),
+                                   "token", "127.0.0.1", 15515))
+    link.pump(0.0)
+    return link, bridge
+
+
+def play(link: LanLink, bridge: QuietBridge, moves: list[tuple[int, int]], start: float, step: float) -> float:
+    """The host starts a game and both sides play `moves`, each taking `step` seconds."""
+    bridge.events.put(ev.PositionSet((), Rule.FREESTYLE, Color.BLACK, ev.ClockMs(), "playing", why="start"))
+    link.pump(start)
+    now = start
+    for ply, point in enumerate(moves, 1):
+        now += step
+        color = Color.BLACK if ply % 2 else Color.WHITE
+        bridge.events.put(ev.Moved(point, color, ply, ev.ClockMs(), color is Color.BLACK))
+        link.pump(now)
+    return now
+
+
+@pytest.mark.parametrize("why", ["undo", "sync"])
+def test_an_undo_or_a_sync_keeps_the_time_each_remaining_stone_took(why: str) -> None:
+    """The panel's "time used" (untimed games) and the saved record add up the move times: an
+    agreed undo must not reset them to zero on both screens."""
+    link, bridge = connected_link()
+    moves = [(7, 7), (8, 8), (8, 7), (9, 7)]
+    now = play(link, bridge, moves, start=10.0, step=3.0)
+    assert link.game is not None and link.game.move_times == [3.0] * 4
+    kept = moves[:3] if why == "undo" else moves
+    bridge.events.put(ev.PositionSet(tuple(kept), Rule.FREESTYLE, Color.WHITE if why == "undo" else Color.BLACK,
+                                     ev.ClockMs(), "playing", why=why))
+    link.pump(now + 1.0)
+    assert link.game.board.moves == kept
+    assert link.game.move_times == [3.0] * len(kept)
+
+
+@pytest.mark.parametrize("why", ["start", "restart", "load"])
+def test_a_new_game_starts_with_no_time_used(why: str) -> None:
+    link, bridge = connected_link()
+    now = play(link, bridge, [(7, 7), (8, 8)], start=10.0, step=3.0)
+    bridge.events.put(ev.PositionSet(((7, 7),), Rule.FREESTYLE, Color.WHITE, ev.ClockMs(),
+                                     "waiting" if why == "load" else "playing", why=why))
+    link.pump(now)
+    assert link.game is not None and link.game.move_times == [0.0]
+
+
+def test_a_sync_onto_a_different_line_keeps_only_the_shared_stones_times() -> None:
+    link, bridge = connected_link()
+    now = play(link, bridge, [(7, 7), (8, 8), (8, 7)], start=0.0, step=2.0)
+    bridge.events.put(ev.PositionSet(((7, 7), (8, 8), (6, 6), (5, 5)), Rule.FREESTYLE, Color.BLACK,
+                                     ev.ClockMs(), "playing", why="sync"))
+    link.pump(now)
+    assert link.game is not None and link.game.move_times == [2.0, 2.0, 0.0, 0.0]
