@@ -93,6 +93,20 @@ def test_button_hover_follows_the_mouse_and_changes_its_look(theme: Theme, displ
     assert not button.hover
 
 
+def test_a_button_disabled_under_the_mouse_drops_its_tooltip_and_hover(theme: Theme) -> None:
+    """Resign is disabled by the click that ends the game: its tooltip must not stay up after
+    the mouse has gone to the result card (a disabled button sees no motion)."""
+    button = Button(theme, "Resign", (100, 100, 200, 50), tooltip="Resign this game (click twice)")
+    area = pygame.Rect(0, 0, 800, 600)
+    button.handle_event(motion((150, 120)))
+    assert button.tooltip_rect(area) is not None
+    button.enabled = False
+    assert button.tooltip_rect(area) is None
+    button.handle_event(motion((500, 400)))  # the mouse leaves while it is disabled
+    button.enabled = True
+    assert not button.hover and button.tooltip_rect(area) is None
+
+
 def test_a_button_hotkey_activates_it(theme: Theme) -> None:
     button = Button(theme, "Start", (0, 0, 100, 40), hotkey=pygame.K_RETURN)
     assert button.handle_event(key(pygame.K_RETURN)) is True

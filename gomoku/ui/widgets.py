@@ -254,6 +254,7 @@ class Button(Widget):
     def handle_event(self, event: pygame.event.Event) -> bool:
         if not self.active:
             self.pressed = False
+            self.hover = False  # it sees no motion now: a hover kept would outlive the mouse
             return False
         self._track_hover(event)
         if _is_left_press(event) and self.rect.collidepoint(event.pos):
@@ -323,8 +324,8 @@ class Button(Widget):
         return self.text if self.theme.font(px, True).size(self.text)[0] <= room else ""
 
     def tooltip_rect(self, area: pygame.Rect) -> pygame.Rect | None:
-        """Where the tooltip shows inside `area` (the window) while hovered, else None."""
-        if not (self.tooltip and self.hover and self.visible):
+        """Where the tooltip shows inside `area` (the window) while hovered and active, else None."""
+        if not (self.tooltip and self.hover and self.active):
             return None
         theme = self.theme
         width, height = theme.font(theme.small_px).size(self.tooltip)
