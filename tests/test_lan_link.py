@@ -26,10 +26,11 @@ class QuietBridge:
         return lambda *args: self.sent.append((name, args))
 
 
-def connected_link() -> tuple[LanLink, QuietBridge]:
+def connected_link(role: str = "host") -> tuple[LanLink, QuietBridge]:
+    """Alice's link, connected to Bob as `role` ("host" or "guest"), Alice black."""
     bridge = QuietBridge()
     link = LanLink(bridge, "Alice")
-    bridge.events.put(ev.Connected("host", "Alice", "Bob", Color.BLACK, Rule.FREESTYLE, 15, TimeControl(),
+    bridge.events.put(ev.Connected(role, "Alice", "Bob", Color.BLACK, Rule.FREESTYLE, 15, TimeControl(),
                                    "token", "127.0.0.1", 15515))
     link.pump(0.0)
     return link, bridge

@@ -26,6 +26,7 @@ class DuelOverlay:
         self.theme = theme
         self.card_rect = pygame.Rect(0, 0, 0, 0)
         self.chat_rect = pygame.Rect(0, 0, 0, 0)
+        self._pair_left = self._middle = pygame.Rect(0, 0, 0, 0)  # where Ready goes (_fit_buttons)
         self.buttons = {
             "ready": Button(theme, "Ready", primary=True),
             "load": Button(theme, "Load position"),
@@ -70,9 +71,15 @@ class DuelOverlay:
         right = left.move(button_w + pad, 0)
         middle = left.copy()
         middle.centerx = self.card_rect.centerx
+        self._pair_left, self._middle = left, middle
         for key, rect in (("ready", left), ("load", right), ("accept", left), ("refuse", right),
                           ("reconnect", middle), ("lobby", middle)):
             self.buttons[key].rect = rect.copy()
+
+    def _fit_buttons(self, keys: tuple[str, ...]) -> None:
+        """Ready sits left of Load position on the host's card, and alone in the middle on the guest's."""
+        if "ready" in keys:
+            self.buttons["ready"].rect = (self._pair_left if len(keys) > 1 else self._middle).copy()
 
     @staticmethod
     def chat_height(theme: Theme) -> int:
@@ -100,12 +107,18 @@ class DuelOverlay:
             return None
         mine = "You are ready" if link.ready_mine else "You are not ready"
         theirs = f"{opponent} is ready" if link.ready_theirs else f"{opponent} is not ready"
-        title = "Waiting for both players" if not link.ready_mine else f"Waiting for {opponent}"
+        if link.ready_mine:
+            title = f"Waiting for {opponent}"
+        elif link.ready_theirs:  # only this player holds the game up
+            title = f"{opponent} is waiting for you"
+        else:
+            title = "Waiting for both players"
         return (title, f"{mine}  ·  {theirs}", ("ready", "load") if link.is_host else ("ready",))
 
     def appearance(self, link: LanLink, now: float) -> tuple[Any, ...]:
         """Everything the card shows, as plain values (the scene redraws when it changes)."""
         card = self.card(link, now)
+        self._fit_buttons(card[2] if card else ())
         buttons = tuple(self.buttons[key].appearance for key in card[2]) if card else ()
         return (card, buttons, tuple(self.card_rect))
 
@@ -123,6 +136,7 @@ class DuelOverlay:
         """
         card = self.card(link, now)
         shown = card[2] if card is not None else ()
+        self._fit_buttons(shown)
         self.buttons["ready"].text = "Not ready" if link.ready_mine else "Ready"
         for key in shown:
             if self.buttons[key].handle_event(event):
@@ -153,6 +167,7 @@ class DuelOverlay:
         if card is None:
             return
         title, line, keys = card
+        self._fit_buttons(keys)
         theme, colors = self.theme, self.theme.colors
         rect = self.card_rect.copy()
         if not keys:  # no buttons: a shorter card hides less of the board
