@@ -276,15 +276,24 @@ class MenuScene(Scene):
         column_h = head_h + theme.px(40) + len(shown) * (button_h + gap) + notes_h
         below_h = head_h + 2 * (button_h + gap) + notes_h + 2 * theme.pad
         board, area, below = arrange(size, theme.px, menu_w + 2 * theme.pad, below_h, menu_w + theme.px(160))
-        if not below:  # the board where a game will have it, so it does not jump when one starts
-            game_board, game_panel = game_arrangement(size, theme)
-            if game_panel.left > game_board.right and game_panel.width >= menu_w:
+        # Where it fits, the board is where a game will have it, so it does not jump when one
+        # starts: beside it the menu's column takes the game panel's place; under it (a square
+        # window), if the stacked menu would shrink the board, the title goes left of a grid of
+        # buttons to fit the game panel's height.
+        game_board, game_panel = game_arrangement(size, theme)
+        compact = False
+        if game_panel.left > game_board.right:
+            if not below and game_panel.width >= menu_w:
                 board, area = game_board, game_panel
+        elif board.width < game_board.width and self._layout_compact(game_panel, shown):
+            board, area, compact = game_board, game_panel, True
         self.board_rect = board
         self.board_view.layout(self.board_rect)
         self._backdrop = None
         self._dim = None
-        if below:
+        if compact:
+            pass  # _layout_compact placed the title, the buttons and the notes
+        elif below:
             columns = (len(shown) + 1) // 2
             button_w = min(theme.px(280), (area.width - (columns - 1) * gap) // columns)
             block_w = columns * button_w + (columns - 1) * gap
@@ -292,20 +301,11 @@ class MenuScene(Scene):
             rects = [pygame.Rect(area.centerx - block_w // 2 + (i % columns) * (button_w + gap),
                                  top + head_h + theme.pad + (i // columns) * (button_h + gap), button_w, button_h)
                      for i in range(len(shown))]
-            text_w = area.width
+            self._place_texts(area, top, rects, area.width)
         else:
             top = max(area.top, area.centery - column_h // 2)
             rects = column(area.centerx - menu_w // 2, top + head_h + theme.px(40), menu_w, len(shown), button_h, gap)
-            text_w = min(area.width, menu_w + theme.px(80))
-        self.title.rect = pygame.Rect(0, top, text_w, theme.px(96))
-        self.subtitle.rect = pygame.Rect(0, self.title.rect.bottom, text_w, theme.px(34))
-        for button, rect in zip(shown, rects, strict=True):
-            button.rect = rect
-        self.keys_hint.rect = pygame.Rect(0, max(r.bottom for r in rects) + theme.pad, text_w,
-                                          self.keys_hint.height_for(text_w))
-        self.preparing.rect = pygame.Rect(0, self.keys_hint.rect.bottom, text_w, 2 * theme.font(theme.small_px).get_linesize())
-        for label in (self.title, self.subtitle, self.keys_hint, self.preparing):
-            label.rect.centerx = area.centerx
+            self._place_texts(area, top, rects, min(area.width, menu_w + theme.px(80)))
 
         panel_w = min(width - 2 * theme.pad, theme.px(620))
         row_h = theme.control_h
@@ -322,6 +322,53 @@ class MenuScene(Scene):
         bottom = self.panel.rect.bottom - theme.px(24) - row_h
         self.back_button.rect = pygame.Rect(inner.left, bottom, button_w, row_h)
         self.start_button.rect = pygame.Rect(inner.right - button_w, bottom, button_w, row_h)
+
+    def _place_texts(self, area: pygame.Rect, top: int, rects: list[pygame.Rect], text_w: int) -> None:
+        """The title over the buttons (`rects`, in the order shown) and the notes under them,
+        all centred in `area`."""
+        theme = self.app.theme
+        self.title.rect = pygame.Rect(0, top, text_w, theme.px(96))
+        self.subtitle.rect = pygame.Rect(0, self.title.rect.bottom, text_w, theme.px(34))
+        for button, rect in zip([b for b in self.buttons if b.visible], rects, strict=True):
+            button.rect = rect
+        self.keys_hint.rect = pygame.Rect(0, max(r.bottom for r in rects) + theme.pad, text_w,
+                                          self.keys_hint.height_for(text_w))
+        self.preparing.rect = pygame.Rect(0, self.keys_hint.rect.bottom, text_w,
+                                          2 * theme.font(theme.small_px).get_linesize())
+        for label in (self.title, self.subtitle, self.keys_hint, self.preparing):
+            label.rect.centerx = area.centerx
+
+    def _layout_compact(self, area: pygame.Rect, shown: list[Button]) -> bool:
+        """Under the board in the game panel's `area`: the title and notes in a column on the
+        left, the buttons in a grid on the right. False (nothing placed) if it does not fit."""
+        theme = self.app.theme
+        button_h, gap = theme.control_h, theme.px(14)
+        gutter = theme.px(24)
+        room = area.width - 2 * theme.pad
+        text_w = min(theme.px(340), room * 2 // 5)
+        note_h = theme.font(theme.small_px).get_linesize()
+        text_h = theme.px(96) + theme.px(34) + theme.pad + self.keys_hint.height_for(text_w) + 2 * note_h
+        columns = 3 if len(shown) > 4 else 2
+        rows = -(-len(shown) // columns)
+        button_w = min(theme.px(280), (room - text_w - gutter - (columns - 1) * gap) // columns)
+        grid_h = rows * button_h + (rows - 1) * gap
+        label_w = max(theme.font(theme.text_px, True).size(b.text)[0] for b in shown) + 2 * theme.pad
+        if max(text_h, grid_h) > area.height or button_w < label_w:
+            return False
+        block_w = text_w + gutter + columns * button_w + (columns - 1) * gap
+        left = area.centerx - block_w // 2
+        top = area.top + (area.height - text_h) // 2
+        self.title.rect = pygame.Rect(left, top, text_w, theme.px(96))
+        self.subtitle.rect = pygame.Rect(left, self.title.rect.bottom, text_w, theme.px(34))
+        self.keys_hint.rect = pygame.Rect(left, self.subtitle.rect.bottom + theme.pad, text_w,
+                                          self.keys_hint.height_for(text_w))
+        self.preparing.rect = pygame.Rect(left, self.keys_hint.rect.bottom, text_w, 2 * note_h)
+        grid_left = left + text_w + gutter
+        grid_top = area.top + (area.height - grid_h) // 2
+        for i, button in enumerate(shown):
+            button.rect = pygame.Rect(grid_left + (i % columns) * (button_w + gap),
+                                      grid_top + (i // columns) * (button_h + gap), button_w, button_h)
+        return True
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if self.panel_open:
