@@ -150,7 +150,19 @@ def test_a_name_being_typed_is_kept_when_leaving(app: App) -> None:
     type_text(app, "X")
     click(app, scene.back_button.rect.center)
     assert app.current_name == "menu"
-    assert app.settings.player_name == "PlayerX"
+    assert app.settings.player_name == "X"
+
+
+def test_typing_replaces_the_default_name_but_adds_to_a_chosen_one(app: App) -> None:
+    scene = app.current
+    click(app, scene.name_input.control_rect.center)
+    type_text(app, "Ada")  # a new player's "Player" is selected: typing replaces it
+    press_key(app, pygame.K_RETURN)
+    assert app.settings.player_name == "Ada"
+    click(app, scene.name_input.control_rect.center)
+    type_text(app, " L")  # a name of one's own is edited at its end
+    press_key(app, pygame.K_RETURN)
+    assert app.settings.player_name == "Ada L"
 
 
 def test_fullscreen_toggle_switches_the_display_at_once(app: App) -> None:

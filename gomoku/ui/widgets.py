@@ -664,8 +664,10 @@ class TextInput(_LabelledControl):
         self._blink = 0.0
 
     def focus(self, select_all: bool = False) -> None:
+        """Start editing. The text is selected (typing replaces it) if `select_all`, or if it is
+        still the placeholder: a new player's default name is replaced, not typed onto."""
         self.focused = True
-        self.selected = select_all and bool(self.text)
+        self.selected = (select_all or self.text == self.placeholder) and bool(self.text)
         pygame.key.start_text_input()
 
     @property
