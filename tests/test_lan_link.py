@@ -82,3 +82,21 @@ def test_a_sync_onto_a_different_line_keeps_only_the_shared_stones_times() -> No
                                      ev.ClockMs(), "playing", why="sync"))
     link.pump(now)
     assert link.game is not None and link.game.move_times == [2.0, 2.0, 0.0, 0.0]
+
+
+def host_info(key: str, name: str) -> ev.HostInfo:
+    return ev.HostInfo(key, name, "127.0.0.1", 15515, Rule.FREESTYLE, 15, "open", "1")
+
+
+def test_our_own_advertised_game_is_never_a_host_to_join_even_when_found_first() -> None:
+    bridge = QuietBridge()
+    link = LanLink(bridge, "Alice")
+    own, other = "Alice-2._gomoku._tcp.local.", "Alice._gomoku._tcp.local."
+    for event in (ev.HostFound(host_info(own, "Alice")), ev.HostFound(host_info(other, "Alice")),
+                  ev.Advertised(own), ev.HostFound(host_info(own, "Alice"))):
+        bridge.events.put(event)  # our record found before the bridge said it is ours, and again after
+    link.pump(0.0)
+    assert list(link.hosts) == [other] and link.own_key == own
+    bridge.events.put(ev.Advertised(None))  # hosting stopped: the key is forgotten
+    link.pump(1.0)
+    assert link.own_key is None

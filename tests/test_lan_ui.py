@@ -6,6 +6,7 @@ NetBridge in this process driven by the test. Everything binds to 127.0.0.1 only
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -133,6 +134,41 @@ def test_the_lobby_lists_a_host_on_the_network_and_joins_it_with_a_double_click(
     run_until(guest_app, lambda: guest_app.current_name == "board", peer)
     assert guest_app.lan.info.opponent_name == "Bob"
     assert guest_app.lan.my_color is Color.BLACK
+
+
+def test_the_hosting_app_lists_another_host_of_the_same_name_but_never_its_own_game(tmp_path, host_bridge):
+    name = f"Ann{secrets.token_hex(3)}"  # unique: other test runs may advertise on loopback too
+    peer = Peer(host_bridge)
+    host_game(peer, [], name=name)  # the other host, advertised first under the same name
+    app = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "host", lan_interface=LOOPBACK))
+    try:
+        app.settings.player_name = name
+        app.switch("lobby", {})
+        lobby = app.current
+        lobby.start_hosting()  # zeroconf renames ours: "<name>-2"
+        bridge = app.lan.bridge
+
+        def both_seen() -> bool:
+            """the app's own browser has found the other host and its own game"""
+            advertiser, browser = bridge._advertiser, bridge._browser
+            if advertiser is None or advertiser.key is None or browser is None:
+                return False
+            named = {h.key for h in browser.hosts if h.name == name}
+            return len(named) == 2 and advertiser.key in named
+
+        run_until(app, both_seen)
+        own_key = bridge._advertiser.key
+        for _ in range(5):  # the app reads what its browser reported
+            app.frame()
+        assert own_key.startswith(f"{name}-")
+        listed = [key for key in lobby._keys if app.lan.hosts[key].name == name]
+        assert listed == [host_bridge._advertiser.key]  # the other one, not ours
+        assert len([line for line in lobby.hosts_view.items if name in line]) == 1
+        assert own_key not in app.lan.hosts
+        app.lan.cancel()  # hosting stops: the key is forgotten
+        run_until(app, lambda: app.lan.own_key is None)
+    finally:
+        app.close()
 
 
 def test_a_bad_typed_address_is_explained_and_an_unreachable_one_fails_plainly(guest_app):

@@ -19,6 +19,7 @@ from gomoku.core.types import Point, Rule
 from gomoku.net.discovery import Advertiser, Browser
 from gomoku.net.events import (
     EVENTS_LIMIT,
+    Advertised,
     Closed,
     Failed,
     GameOver,
@@ -110,7 +111,7 @@ class NetBridge:
         if self._advertiser is not None:
             state = None
             if isinstance(event, Closed):  # the host's session ended by itself: withdraw
-                advertiser, self._advertiser = self._advertiser, None
+                advertiser = self._disown()
                 self._spawn(lambda: self._withdraw(advertiser))
             elif isinstance(event, PositionSet):
                 state = "playing" if event.state == "playing" else "open"
@@ -136,8 +137,15 @@ class NetBridge:
         if session is not None:
             await session.close()
         if self._advertiser is not None:
-            advertiser, self._advertiser = self._advertiser, None
-            await self._withdraw(advertiser)
+            await self._withdraw(self._disown())
+
+    def _disown(self) -> Advertiser:
+        """Take the advertiser away to withdraw it; the UI forgets its key at once, so this
+        Advertised(None) always comes before a newer game's Advertised(key)."""
+        advertiser, self._advertiser = self._advertiser, None
+        assert advertiser is not None
+        self._put(Advertised(None))
+        return advertiser
 
     async def _withdraw(self, advertiser: Advertiser) -> None:
         await self._quietly(advertiser.unregister())
@@ -194,6 +202,7 @@ class NetBridge:
             await self._withdraw(advertiser)
             return
         self._advertiser = advertiser
+        self._put(Advertised(advertiser.key))  # the UI leaves our own game out of its list
 
     def join(self, address: str, port: int, name: str, session: str | None = None) -> None:
         """Connect (5 s timeout) and say hello: Connected or Failed (plain words)."""

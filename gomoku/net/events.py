@@ -93,6 +93,14 @@ class Hosting(NetEvent):
 
 
 @dataclass(frozen=True)
+class Advertised(NetEvent):
+    """Our own hosted game is advertised under `key` (a HostInfo.key equal to it is our own
+    game, not one to join; zeroconf may have renamed it "Alice-2"); None once withdrawn."""
+
+    key: str | None
+
+
+@dataclass(frozen=True)
 class Connected(NetEvent):
     """The handshake is done; both sides start un-ready on the position in `position`."""
 

@@ -51,7 +51,8 @@ class LanLink:
         self.bridge = bridge
         self.name = name
         self.phase = "idle"
-        self.hosts: dict[str, HostInfo] = {}
+        self.hosts: dict[str, HostInfo] = {}  # the games we may join: never our own (own_key)
+        self.own_key: str | None = None  # the key our own hosted game is advertised under
         self.hosting: ev.Hosting | None = None
         self.info: ev.Connected | None = None
         self.game: Game | None = None
@@ -162,11 +163,18 @@ class LanLink:
                 self.notices.append(("Something from the network could not be shown.", True))
 
     def _on_host_found(self, event: ev.HostFound, now: float) -> None:
+        if event.host.key == self.own_key:
+            return
         if event.host.key in self.hosts or len(self.hosts) < MAX_HOSTS:
             self.hosts[event.host.key] = event.host
 
     def _on_host_lost(self, event: ev.HostLost, now: float) -> None:
         self.hosts.pop(event.key, None)
+
+    def _on_advertised(self, event: ev.Advertised, now: float) -> None:
+        self.own_key = event.key
+        if event.key is not None:
+            self.hosts.pop(event.key, None)  # in case our own record was found first
 
     def _on_hosting(self, event: ev.Hosting, now: float) -> None:
         self.phase = "hosting"
@@ -285,6 +293,7 @@ class LanLink:
     _HANDLERS: dict[type, Callable[[LanLink, Any, float], None]] = {
         ev.HostFound: _on_host_found,
         ev.HostLost: _on_host_lost,
+        ev.Advertised: _on_advertised,
         ev.Hosting: _on_hosting,
         ev.Connected: _on_connected,
         ev.Failed: _on_failed,
