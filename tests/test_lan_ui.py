@@ -140,6 +140,10 @@ def test_the_hosting_app_lists_another_host_of_the_same_name_but_never_its_own_g
     name = f"Ann{secrets.token_hex(3)}"  # unique: other test runs may advertise on loopback too
     peer = Peer(host_bridge)
     host_game(peer, [], name=name)  # the other host, advertised first under the same name
+    deadline = time.monotonic() + WAIT_S
+    while host_bridge._advertiser is None and time.monotonic() < deadline:  # Hosting comes before
+        time.sleep(0.02)
+    assert host_bridge._advertiser is not None, "the other host was not advertised"
     app = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "host", lan_interface=LOOPBACK))
     try:
         app.settings.player_name = name
