@@ -162,15 +162,16 @@ def test_an_illegal_move_loses_also_with_parallel_jobs(tmp_path):
     stubborn.write_text(STUBBORN_BRAIN)
     engine = f"{sys.executable} {stubborn}"
     done = run_arena(
-        engine, engine, "--games", "4", "--jobs", "2", "--time", "0.5", "--opening-stones", "2",
+        engine, engine, "--games", "4", "--jobs", "2", "--time", "0.5", "--opening-stones", "3",
         "--openings", "random", "--out", str(tmp_path),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     records = records_in(tmp_path)
     assert [r.extra["arena"]["game"] for r in records] == [1, 2, 3, 4]
-    # Black takes 0,0; white asks for it again and forfeits: twice with each engine as white.
+    # After three opening stones white takes 0,0; black asks for it again and forfeits: twice
+    # with each engine as black.
     for record in records:
-        assert record.result == "black" and record.extra["arena"]["reason"] == "illegal"
+        assert record.result == "white" and record.extra["arena"]["reason"] == "illegal"
         assert record.reason == "resign" and record.moves[-1] == (0, 0)
     assert "stubborn.py#1 scores 50.0% (Elo difference +0; 95% interval 15.0-85.0%)" in done.stdout
 

@@ -17,7 +17,7 @@ def engine_state(position: Position) -> tuple[tuple, tuple]:
     grid = np.ascontiguousarray(position.grid, dtype=np.int8)
     bd = state.new_state(grid, int(position.to_move), driver.RULE_CODES[position.rule],
                          driver.pattern_tables(position.rule))
-    sr = threats.new_search_tables(16, bd[0].shape[0])
+    sr = threats.new_search_tables(16, bd[0].shape[0], driver.evaluation(Level.HARD))
     driver._reset(sr, driver.LEVELS[Level.HARD], 1)
     return bd, sr
 

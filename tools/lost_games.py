@@ -30,7 +30,7 @@ def opponent_vct(board: Board, depth: int, nodes: int) -> int:
     grid = np.ascontiguousarray(board.grid, dtype=np.int8)
     bd = state.new_state(grid, int(board.to_move), driver.RULE_CODES[board.rule],
                          driver.pattern_tables(board.rule))
-    sr = threats.new_search_tables(18, bd[0].shape[0])
+    sr = threats.new_search_tables(18, bd[0].shape[0], driver.evaluation(Level.HARD))
     driver._reset(sr, driver.LEVELS[Level.HARD], 1)
     found = int(search.vct_deepening(bd, sr, int(board.to_move), depth, nodes))
     return threats.WIN - found if found > 0 else 0  # the search counts plies from its root

@@ -9,6 +9,7 @@ Python greedy move so that no call ever overruns its budget.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable
@@ -52,6 +53,7 @@ class LevelConfig:
     futility: int = 0  # evaluation margin per ply above beta that fails high at once (0: off)
     stop_vct: bool = True  # at the root, keep only moves that stop an opponent VCT
     verify_nodes_per_s: int = 0  # VCT nodes to check each new best move, per second of budget
+    trained_eval: bool = False  # the trained evaluation (eval_weights.py) instead of the cell scores
 
 
 LEVELS = {
@@ -61,7 +63,7 @@ LEVELS = {
     Level.HARD: LevelConfig(width=14, max_depth=60, leaf_vcf=4, root_vcf=30, defend_vcf=20,
                             vct_depth=10, vct_width=12, vct_nodes_per_s=40_000, lmr=True, noise=0,
                             tt_bits=21, next_depth_share=0.9, verify_nodes_per_s=20_000,
-                            opp_bonus=25, futility=100),
+                            opp_bonus=25, futility=100, trained_eval=True),
 }
 """Hard's table: 2**21 entries x 16 bytes = 32 MiB per thread; medium's 4 MiB."""
 
@@ -82,6 +84,14 @@ def pattern_tables(rule: Rule) -> np.ndarray:
         return _tables[code]
 
 
+@functools.cache
+def evaluation(level: Level) -> np.ndarray:
+    """`level`'s evaluation table (threats.evaluation_table), built once per process."""
+    config = LEVELS[level]
+    return threats.evaluation_table(config.own_weight, config.opp_weight, config.opp_bonus,
+                                    config.trained_eval)
+
+
 def _search_tables(level: Level, n_cells: int) -> tuple:
     """This thread's search tables for `level` (kept between moves: the TT helps the next)."""
     cache = getattr(_local, "tables", None)
@@ -89,7 +99,7 @@ def _search_tables(level: Level, n_cells: int) -> tuple:
         cache = _local.tables = {}
     key = (level, n_cells)
     if key not in cache:
-        cache[key] = threats.new_search_tables(LEVELS[level].tt_bits, n_cells)
+        cache[key] = threats.new_search_tables(LEVELS[level].tt_bits, n_cells, evaluation(level))
     return cache[key]
 
 
@@ -111,9 +121,6 @@ def _reset(sr: tuple, config: LevelConfig | None, seed: int) -> None:
         params[threats.P_LMR] = int(config.lmr)
         params[threats.P_VCT_WIDTH] = config.vct_width
         params[threats.P_EVAL_NOISE] = config.noise
-        params[threats.P_OWN_WEIGHT] = config.own_weight
-        params[threats.P_OPP_WEIGHT] = config.opp_weight
-        params[threats.P_OPP_BONUS] = config.opp_bonus
         params[threats.P_FUTILITY] = config.futility
     params[threats.P_SEED] = seed
 

@@ -106,9 +106,6 @@ P_LMR = 2  # 1: late move reductions
 P_VCT_WIDTH = 3  # attacker moves tried at a VCT node
 P_EVAL_NOISE = 4  # medium: +-noise added to leaf evaluations (0: none)
 P_SEED = 5
-P_OWN_WEIGHT = 6  # evaluation: weight of the side to move's cell scores, in eighths
-P_OPP_WEIGHT = 7  # evaluation: weight of the opponent's cell scores, in eighths
-P_OPP_BONUS = 8  # evaluation: share of the opponent's threat bonuses counted, in percent
 P_FUTILITY = 9  # a quiet node's evaluation this much per ply above beta fails high at once (0: off)
 N_PARAMS = 16
 
@@ -120,8 +117,9 @@ if config.DISABLE_JIT:  # numba's intrinsic has no plain-Python form (tools/benc
         return (int(bits) & -int(bits)).bit_length() - 1
 
 
-def new_search_tables(tt_bits: int, n_cells: int) -> tuple:
-    """Fresh search tables: a 2**tt_bits-entry transposition table (16 bytes an entry), buffers."""
+def new_search_tables(tt_bits: int, n_cells: int, evaluation: np.ndarray | None = None) -> tuple:
+    """Fresh search tables: a 2**tt_bits-entry transposition table (16 bytes an entry), buffers,
+    and the level's `evaluation` table (`evaluation_table`; by default the hand-set one)."""
     tt_keys = np.zeros(1 << tt_bits, dtype=np.uint64)
     tt_data = np.zeros(1 << tt_bits, dtype=np.int64)
     moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int32)
@@ -137,9 +135,10 @@ def new_search_tables(tt_bits: int, n_cells: int) -> tuple:
     fail_depth = np.zeros(1 << 18, dtype=np.int64)
     order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)  # each ply's moves to search
     order_flags = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
-    # THREAT_TABLE goes in by reference: as a global, numba would copy 256 KiB into each function.
+    # The tables go in by reference: as globals, numba would copy them into each function.
     return (tt_keys, tt_data, moves, scores, flags, analysis, history, killers, stop, counters,
-            params, fail_keys, fail_depth, order, order_flags, THREAT_TABLE)
+            params, fail_keys, fail_depth, order, order_flags, THREAT_TABLE,
+            HAND_SET_EVALUATION if evaluation is None else evaluation)
 
 
 @njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
@@ -178,6 +177,45 @@ def _threat_table() -> np.ndarray:
 
 
 THREAT_TABLE = _threat_table()
+
+
+EVAL_SCALE = 8  # the tables hold eighths of evaluation units (the hand-set weights are eighths)
+
+
+def evaluation_table(own_weight: int = 12, opp_weight: int = 10, opp_bonus: int = 100,
+                     trained: bool = False) -> np.ndarray:
+    """int32 [2, 2**16]: a cell's value (in eighths) by the word of its four pattern codes, for the
+    side to move (row 0) and, counted against it, for the opponent (row 1). The evaluation is
+    the sum over the candidate cells (see `analyse`).
+
+    Hand-set: the cell's pattern scores plus its threat bonus, weighted `own_weight` and
+    `opp_weight` eighths, with only `opp_bonus` percent of the opponent's threat bonus. Trained:
+    eval_weights.py (tools/train_eval.py), by the cell's codes sorted (any line order)."""
+    word = np.arange(1 << 16, dtype=np.int64)
+    entry = THREAT_TABLE.astype(np.int64)
+    if not trained:
+        bonus = THREAT_BONUS[(entry >> T_CLASS_SHIFT) & 7]
+        value = entry & T_VALUE
+        return np.stack([value * own_weight,
+                         (value + bonus * opp_bonus // 100 - bonus) * opp_weight]).astype(np.int32)
+    from gomoku.engine import eval_weights
+
+    lines = [(word >> (4 * d)) & 15 for d in range(4)]
+    lines = np.sort(np.stack([np.where(code < N_CODES, code, 0) for code in lines]), axis=0)
+    index = np.zeros(word.shape[0], dtype=np.int64)
+    for d in range(4):  # the sorted codes, as a base-N_CODES number
+        index = index * N_CODES + lines[d]
+    own = np.zeros(N_CODES ** 4, dtype=np.int64)
+    opp = np.zeros(N_CODES ** 4, dtype=np.int64)
+    for combo, (v_own, v_opp) in eval_weights.WEIGHTS.items():
+        key = 0
+        for code in combo:
+            key = key * N_CODES + code
+        own[key], opp[key] = v_own, v_opp
+    return (np.stack([own[index], opp[index]]) * EVAL_SCALE).astype(np.int32)
+
+
+HAND_SET_EVALUATION = evaluation_table()
 
 
 @njit(nogil=True, cache=True, _nrt=False, forceinline=False, no_cpython_wrapper=True)
@@ -259,9 +297,8 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     size = info[I_SIZE]
     stride = info[I_STRIDE]
     renju = info[I_RULE] == RULE_RENJU
-    params = sr[10]
     threat = sr[15]
-    opp_bonus = params[P_OPP_BONUS]
+    evaluation = sr[16]
     own5 = -1
     opp5n = 0
     opp5 = -1
@@ -302,8 +339,10 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
                 flag |= FL_OPP_THREE
             value_me = e_me & T_VALUE
             value_op = e_op & T_VALUE
-            own_sum += value_me
-            opp_sum += value_op
+            if e_me != 0:  # (an entry of 0: a forbidden point, or no pattern at all: worth nothing)
+                own_sum += evaluation[0, codes[me - 1, p]]
+            if e_op != 0:
+                opp_sum += evaluation[1, codes[opp - 1, p]]
             if ((e_me | e_op) & T_STRONG) != 0:  # rare: fives, open fours, double threats
                 tc_me = e_me >> T_CLASS_SHIFT & 7
                 tc_op = e_op >> T_CLASS_SHIFT & 7
@@ -318,9 +357,6 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
                     oppf4n += 1
                 if (tc_me == TC_FOUR3 or tc_me == TC_DOUBLE3) and own_double < 0:
                     own_double = p
-                # The evaluation counts only a share of the opponent's threat bonus.
-                bonus_op = THREAT_BONUS[tc_op]
-                opp_sum += bonus_op * opp_bonus // 100 - bonus_op
             moves[n] = p
             # Attack a little ahead of defence; history breaks ties between quiet moves.
             scores[n] = value_me * 4 + value_op * 3 + min(history[me - 1, p], 50)
@@ -342,7 +378,7 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     an[A_OWN3N] = own3n
     an[A_OPP4N] = opp4n
     an[A_OWN_DOUBLE] = own_double
-    an[A_EVAL] = (own_sum * params[P_OWN_WEIGHT] - opp_sum * params[P_OPP_WEIGHT]) // 8
+    an[A_EVAL] = (own_sum - opp_sum) // EVAL_SCALE
     an[A_BEST] = -1
     return n
 

@@ -1,0 +1,116 @@
+"""Hard's trained evaluation (eval_weights.py) and the tool that trains it (tools/train_eval.py)."""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gomoku.core import Board, Rule
+from gomoku.engine import driver, eval_weights, patterns, state, threats
+from gomoku.engine.api import Level, Position
+
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
+GAMES = TOOLS / "training" / "freestyle-15.txt.gz"
+# A middle game: both sides have threes and twos in every direction.
+MOVES = [(7, 7), (8, 8), (8, 6), (6, 8), (9, 5), (10, 4), (6, 7), (7, 8), (9, 8), (5, 8), (4, 8),
+         (9, 7), (10, 7), (7, 5)]
+
+
+def hard_eval(moves: list[tuple[int, int]], level: Level = Level.HARD) -> int:
+    """The level's static evaluation of the position after `moves`, for the side to move."""
+    position = Position.from_board(Board.from_moves(moves, 15, Rule.FREESTYLE))
+    grid = np.ascontiguousarray(position.grid, dtype=np.int8)
+    bd = state.new_state(grid, int(position.to_move), patterns.RULE_FREESTYLE,
+                         driver.pattern_tables(Rule.FREESTYLE))
+    sr = threats.new_search_tables(12, bd[0].shape[0], driver.evaluation(level))
+    driver._reset(sr, driver.LEVELS[level], 1)
+    threats.analyse(bd, sr, 0)
+    return int(sr[5][0][threats.A_EVAL])
+
+
+def test_hard_uses_the_trained_evaluation() -> None:
+    assert driver.LEVELS[Level.HARD].trained_eval
+    assert not driver.LEVELS[Level.MEDIUM].trained_eval
+
+
+def test_the_evaluation_is_the_sum_of_the_trained_cell_values() -> None:
+    """Computed here from WEIGHTS by hand: each candidate cell's four codes, sorted."""
+    board = Board.from_moves(MOVES, 15, Rule.FREESTYLE)
+    position = Position.from_board(board)
+    grid = np.ascontiguousarray(position.grid, dtype=np.int8)
+    me = int(position.to_move)
+    bd = state.new_state(grid, me, patterns.RULE_FREESTYLE, driver.pattern_tables(Rule.FREESTYLE))
+    cells, near, codes = bd[0], bd[2], bd[9]
+    total = 0
+    for p in np.flatnonzero((cells == 0) & (near > 0)):
+        for color, sign, slot in ((me, 1, 0), (3 - me, -1, 1)):
+            combo = tuple(sorted((int(codes[color - 1, p]) >> (4 * d)) & 15 for d in range(4)))
+            total += sign * eval_weights.WEIGHTS.get(combo, (0, 0))[slot]
+    assert total != 0
+    assert hard_eval(MOVES) == total
+
+
+def test_medium_keeps_the_hand_set_pattern_scores() -> None:
+    """Its cell scores: pattern scores plus threat bonus, 12/8 of ours against 10/8 of theirs."""
+    board = Board.from_moves(MOVES, 15, Rule.FREESTYLE)
+    me = int(board.to_move)
+    grid = np.ascontiguousarray(Position.from_board(board).grid, dtype=np.int8)
+    bd = state.new_state(grid, me, patterns.RULE_FREESTYLE, driver.pattern_tables(Rule.FREESTYLE))
+    cells, near, codes = bd[0], bd[2], bd[9]
+    free = np.flatnonzero((cells == 0) & (near > 0))
+    value = threats.THREAT_TABLE[codes[:, free]] & threats.T_VALUE
+    expected = (int(value[me - 1].sum()) * 12 - int(value[2 - me].sum()) * 10) // 8
+    assert hard_eval(MOVES, Level.MEDIUM) == expected != hard_eval(MOVES)
+
+
+def test_the_evaluation_is_the_same_for_a_turned_or_mirrored_board() -> None:
+    turned = [(14 - y, x) for x, y in MOVES]
+    mirrored = [(14 - x, y) for x, y in MOVES]
+    assert hard_eval(MOVES) == hard_eval(turned) == hard_eval(mirrored)
+
+
+def _train_eval_module():
+    spec = importlib.util.spec_from_file_location("train_eval", TOOLS / "train_eval.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("train_eval", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_fit_on_some_games_predicts_held_out_results_better_than_the_cell_scores(tmp_path) -> None:
+    """The tool end to end on the first 400 checked-in games: the weights it writes load."""
+    tool = _train_eval_module()
+    with gzip.open(GAMES, "rt", encoding="ascii") as file:
+        games = [next(file) for _ in range(400)]
+    subset = tmp_path / "games.txt.gz"
+    with gzip.open(subset, "wt", encoding="ascii") as file:
+        file.writelines(games)
+    data = tool.features(subset)
+    own, opp, report = tool.fit(data, min_use=50, l2=3e-4, steps=300, seed=1)
+    assert report["held-out log loss, trained"] < report["held-out log loss, cell scores"] < 0.6932
+    out = tmp_path / "weights.py"
+    count = tool.write_weights(own, opp, out, subset.name)
+    spec = importlib.util.spec_from_file_location("weights", out)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert len(module.WEIGHTS) == count > 100
+    # A four-three to make is worth more than any one line's pattern, to either side.
+    four_three = module.WEIGHTS[(0, 0, patterns.F3, patterns.B4)]
+    for code in range(1, patterns.F5):
+        single = module.WEIGHTS.get((0, 0, 0, code), (0, 0))
+        assert four_three[0] > single[0] and four_three[1] > single[1]
+
+
+@pytest.mark.parametrize("line", ["0 3 h8 i9 x1", "2 3 h8 i9", "1 3 h8 h8"])
+def test_a_bad_games_line_names_its_line(tmp_path, line) -> None:
+    tool = _train_eval_module()
+    path = tmp_path / "games.txt.gz"
+    with gzip.open(path, "wt", encoding="ascii") as file:
+        file.write("1 3 h8 i9 h9\n" + line + "\n")
+    with pytest.raises(ValueError, match="line 2"):
+        tool.features(path)
