@@ -47,9 +47,11 @@ class LevelConfig:
     noise: int  # +- jitter of leaf evaluations (a human-like level)
     tt_bits: int  # transposition table entries = 2**tt_bits, 16 bytes each
     next_depth_share: float  # start another iteration only before this share of the budget
-    own_weight: int = 12  # evaluation weights (eighths) of our and the opponent's cell scores
+    # The hand-set evaluation (threats.evaluation_table; not used with trained_eval): weights
+    # (eighths) of our and the opponent's cell scores, and the share of the opponent's bonuses.
+    own_weight: int = 12
     opp_weight: int = 10
-    opp_bonus: int = 100  # percent of the opponent's threat bonuses the evaluation counts
+    opp_bonus: int = 100  # percent
     futility: int = 0  # evaluation margin per ply above beta that fails high at once (0: off)
     stop_vct: bool = True  # at the root, keep only moves that stop an opponent VCT
     verify_nodes_per_s: int = 0  # VCT nodes to check each new best move, per second of budget
@@ -63,7 +65,7 @@ LEVELS = {
     Level.HARD: LevelConfig(width=14, max_depth=60, leaf_vcf=4, root_vcf=30, defend_vcf=20,
                             vct_depth=10, vct_width=12, vct_nodes_per_s=40_000, lmr=True, noise=0,
                             tt_bits=21, next_depth_share=0.9, verify_nodes_per_s=20_000,
-                            opp_bonus=25, futility=100, trained_eval=True),
+                            futility=100, trained_eval=True),
 }
 """Hard's table: 2**21 entries x 16 bytes = 32 MiB per thread; medium's 4 MiB."""
 
