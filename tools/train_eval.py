@@ -43,12 +43,12 @@ SIZE = 15
 
 
 def _combo_of_word() -> np.ndarray:
-    """The COMBOS index of every word of four packed pattern codes (state.py)."""
-    index = {combo: i for i, combo in enumerate(COMBOS)}
-    word = np.arange(1 << 16)
-    codes = np.stack([(word >> (4 * d)) & 15 for d in range(4)], axis=1)
-    codes = np.where(codes < patterns.N_CODES, codes, 0)
-    return np.array([index[tuple(sorted(row))] for row in codes.tolist()], dtype=np.int32)
+    """The COMBOS index of every word of four packed pattern codes (state.py): the engine's
+    own grouping of words (threats.combo_keys), so the fit and the lookup agree."""
+    position = np.zeros(patterns.N_CODES ** 4, dtype=np.int32)
+    for i, combo in enumerate(COMBOS):
+        position[threats.combo_key(combo)] = i
+    return position[threats.combo_keys()]
 
 
 def collect(folders: list[Path], out: Path) -> None:

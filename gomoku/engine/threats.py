@@ -182,6 +182,26 @@ THREAT_TABLE = _threat_table()
 EVAL_SCALE = 8  # the tables hold eighths of evaluation units (the hand-set weights are eighths)
 
 
+def combo_keys() -> np.ndarray:
+    """Per word of four packed pattern codes: its codes sorted (the line order does not matter),
+    as a base-N_CODES number, the key of a trained value (`combo_key`)."""
+    word = np.arange(1 << 16, dtype=np.int64)
+    lines = [(word >> (4 * d)) & 15 for d in range(4)]
+    lines = np.sort(np.stack([np.where(code < N_CODES, code, 0) for code in lines]), axis=0)
+    index = np.zeros(word.shape[0], dtype=np.int64)
+    for d in range(4):
+        index = index * N_CODES + lines[d]
+    return index
+
+
+def combo_key(combo: tuple[int, int, int, int]) -> int:
+    """The key of four pattern codes given in ascending order (as eval_weights lists them)."""
+    key = 0
+    for code in combo:
+        key = key * N_CODES + code
+    return key
+
+
 def evaluation_table(own_weight: int = 12, opp_weight: int = 10, opp_bonus: int = 100,
                      trained: bool = False) -> np.ndarray:
     """int32 [2, 2**16]: a cell's value (in eighths) by the word of its four pattern codes, for the
@@ -191,7 +211,6 @@ def evaluation_table(own_weight: int = 12, opp_weight: int = 10, opp_bonus: int 
     Hand-set: the cell's pattern scores plus its threat bonus, weighted `own_weight` and
     `opp_weight` eighths, with only `opp_bonus` percent of the opponent's threat bonus. Trained:
     eval_weights.py (tools/train_eval.py), by the cell's codes sorted (any line order)."""
-    word = np.arange(1 << 16, dtype=np.int64)
     entry = THREAT_TABLE.astype(np.int64)
     if not trained:
         bonus = THREAT_BONUS[(entry >> T_CLASS_SHIFT) & 7]
@@ -200,18 +219,11 @@ def evaluation_table(own_weight: int = 12, opp_weight: int = 10, opp_bonus: int 
                          (value + bonus * opp_bonus // 100 - bonus) * opp_weight]).astype(np.int32)
     from gomoku.engine import eval_weights
 
-    lines = [(word >> (4 * d)) & 15 for d in range(4)]
-    lines = np.sort(np.stack([np.where(code < N_CODES, code, 0) for code in lines]), axis=0)
-    index = np.zeros(word.shape[0], dtype=np.int64)
-    for d in range(4):  # the sorted codes, as a base-N_CODES number
-        index = index * N_CODES + lines[d]
     own = np.zeros(N_CODES ** 4, dtype=np.int64)
     opp = np.zeros(N_CODES ** 4, dtype=np.int64)
     for combo, (v_own, v_opp) in eval_weights.WEIGHTS.items():
-        key = 0
-        for code in combo:
-            key = key * N_CODES + code
-        own[key], opp[key] = v_own, v_opp
+        own[combo_key(combo)], opp[combo_key(combo)] = v_own, v_opp
+    index = combo_keys()
     return (np.stack([own[index], opp[index]]) * EVAL_SCALE).astype(np.int32)
 
 
