@@ -301,11 +301,11 @@ class MenuScene(Scene):
             rects = [pygame.Rect(area.centerx - block_w // 2 + (i % columns) * (button_w + gap),
                                  top + head_h + theme.pad + (i // columns) * (button_h + gap), button_w, button_h)
                      for i in range(len(shown))]
-            self._place_texts(area, top, rects, area.width)
+            self._place_texts(area, top, shown, rects, area.width)
         else:
             top = max(area.top, area.centery - column_h // 2)
             rects = column(area.centerx - menu_w // 2, top + head_h + theme.px(40), menu_w, len(shown), button_h, gap)
-            self._place_texts(area, top, rects, min(area.width, menu_w + theme.px(80)))
+            self._place_texts(area, top, shown, rects, min(area.width, menu_w + theme.px(80)))
 
         panel_w = min(width - 2 * theme.pad, theme.px(620))
         row_h = theme.control_h
@@ -323,13 +323,14 @@ class MenuScene(Scene):
         self.back_button.rect = pygame.Rect(inner.left, bottom, button_w, row_h)
         self.start_button.rect = pygame.Rect(inner.right - button_w, bottom, button_w, row_h)
 
-    def _place_texts(self, area: pygame.Rect, top: int, rects: list[pygame.Rect], text_w: int) -> None:
-        """The title over the buttons (`rects`, in the order shown) and the notes under them,
-        all centred in `area`."""
+    def _place_texts(self, area: pygame.Rect, top: int, shown: list[Button], rects: list[pygame.Rect],
+                     text_w: int) -> None:
+        """The title over the `shown` buttons (placed at `rects`) and the notes under them, all
+        centred in `area`."""
         theme = self.app.theme
         self.title.rect = pygame.Rect(0, top, text_w, theme.px(96))
         self.subtitle.rect = pygame.Rect(0, self.title.rect.bottom, text_w, theme.px(34))
-        for button, rect in zip([b for b in self.buttons if b.visible], rects, strict=True):
+        for button, rect in zip(shown, rects, strict=True):
             button.rect = rect
         self.keys_hint.rect = pygame.Rect(0, max(r.bottom for r in rects) + theme.pad, text_w,
                                           self.keys_hint.height_for(text_w))
