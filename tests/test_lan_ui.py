@@ -277,6 +277,24 @@ def test_chat_and_resign_reach_the_other_side(guest_app, host_bridge):
     assert guest_app.lan.game.result.reason.value == "resign"
 
 
+def test_the_chat_box_takes_room_from_the_move_list_only_as_messages_come(guest_app, host_bridge):
+    # At 1280x800 a three-line chat box left the move list two rows above an empty chat.
+    peer = Peer(host_bridge)
+    connected_game(guest_app, peer)
+    board = guest_app.current
+    empty_list_h = board.panel.move_list.rect.height
+    empty_chat = board.duel.chat_rect.copy()
+    for number in range(3):
+        host_bridge.chat(f"message {number}")
+    run_until(guest_app, lambda: len(guest_app.lan.chat) == 3, peer)
+    guest_app.frame()
+    chat_line_h = guest_app.theme.small_px + guest_app.theme.px(6)
+    assert board.panel.move_list.rect.height == empty_list_h - 2 * chat_line_h  # two more lines
+    assert board.duel.chat_rect.height > empty_chat.height
+    assert board.duel.chat_rect.bottom == empty_chat.bottom  # the field stays where it was
+    assert not board.duel.chat_rect.colliderect(board.panel.move_list.rect)
+
+
 def test_the_host_loads_a_position_and_both_see_it(tmp_path, host_bridge):
     # The app hosts this time; the test's bridge joins as the guest.
     app = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "host", lan_interface=LOOPBACK))

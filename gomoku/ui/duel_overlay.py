@@ -82,9 +82,15 @@ class DuelOverlay:
             self.buttons["ready"].rect = (self._pair_left if len(keys) > 1 else self._middle).copy()
 
     @staticmethod
-    def chat_height(theme: Theme) -> int:
-        """The panel height the chat box needs: a few lines and the field."""
-        return CHAT_SHOWN * (theme.small_px + theme.px(6)) + theme.control_h + theme.pad
+    def chat_height(theme: Theme, rows: int = CHAT_SHOWN) -> int:
+        """The panel height the chat box needs: `rows` lines and the field."""
+        return rows * (theme.small_px + theme.px(6)) + theme.control_h + theme.pad
+
+    @staticmethod
+    def chat_rows(link: LanLink) -> int:
+        """Lines the chat box shows: one (the hint) while no one has written, up to CHAT_SHOWN;
+        the move list above it gets the rest."""
+        return max(1, min(CHAT_SHOWN, len(link.chat)))
 
     # --- what shows ----------------------------------------------------------------------
 
@@ -190,14 +196,16 @@ class DuelOverlay:
     def draw_chat(self, surface: pygame.Surface, link: LanLink) -> None:
         theme, colors = self.theme, self.theme.colors
         line_h = theme.small_px + theme.px(6)
-        lines = list(link.chat)[-CHAT_SHOWN:]
-        top = self.chat_input.rect.top - theme.pad // 2 - CHAT_SHOWN * line_h
+        room = (self.chat_input.rect.top - theme.pad // 2 - self.chat_rect.top) // line_h
+        rows = max(1, min(CHAT_SHOWN, room))
+        lines = list(link.chat)[-rows:]
+        top = self.chat_input.rect.top - theme.pad // 2 - rows * line_h
         if not lines:
-            hint = pygame.Rect(self.chat_rect.left, top + (CHAT_SHOWN - 1) * line_h, self.chat_rect.width, line_h)
+            hint = pygame.Rect(self.chat_rect.left, top + (rows - 1) * line_h, self.chat_rect.width, line_h)
             blit_text(surface, theme.render("Chat: type below, Enter sends.", theme.small_px, colors.text_dim),
                       hint, "left")
         for index, chat in enumerate(lines):
-            row = pygame.Rect(self.chat_rect.left, top + (CHAT_SHOWN - len(lines) + index) * line_h,
+            row = pygame.Rect(self.chat_rect.left, top + (rows - len(lines) + index) * line_h,
                               self.chat_rect.width, line_h)
             who = "You" if chat.mine else chat.name
             text = theme.fit_text(f"{who}: {chat.text}", theme.small_px, row.width)

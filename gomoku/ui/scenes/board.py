@@ -92,6 +92,7 @@ class BoardScene(Scene):
         self.panel = SidePanel(theme)  # the cards, status, move list and buttons
         self.result_card = GameOverCard(theme)  # in the panel once the game is over
         self._result_shown = False  # the panel is laid out with the result card
+        self._chat_rows = 0  # a duel's panel is laid out for this many chat lines
         self._placed_at = -1.0  # when the newest stone landed (monotonic seconds)
         self._pending_request: str | None = None  # "undo" or "restart" awaiting a remote answer
         self.setup = GameSetup()
@@ -319,7 +320,10 @@ class BoardScene(Scene):
         """The panel's parts, with the result card once the game is over; in a LAN duel also
         the chat box (in the panel) and the duel's card (over the board)."""
         theme = self.app.theme
-        chat_h = DuelOverlay.chat_height(theme) if self.lan is not None else None
+        chat_h = None
+        if self.lan is not None:  # the chat box grows with the chat, up to its few lines
+            self._chat_rows = DuelOverlay.chat_rows(self.lan)
+            chat_h = DuelOverlay.chat_height(theme, self._chat_rows)
         lines = 2 if self.lan is not None else 1  # a duel's reason may add "... wants a rematch"
         self._result_shown = self.game.is_over
         result_h = GameOverCard.height(theme, lines) if self._result_shown else 0
@@ -672,7 +676,7 @@ class BoardScene(Scene):
             self._tick_countdown(now)
         if self.game.is_over and not self._finished_handled:
             self._finish()
-        if self.game.is_over != self._result_shown:
+        if self.game.is_over != self._result_shown or DuelOverlay.chat_rows(link) != self._chat_rows:
             self._layout_panel()
         rematch = self.end_buttons["rematch"]
         rematch.text = "Waiting..." if link.ready_mine else "Rematch"
