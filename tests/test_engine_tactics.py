@@ -754,8 +754,9 @@ def test_a_lost_side_blocks_the_four_before_anything_else(level: Level) -> None:
 
 def test_a_lost_side_plays_the_longest_defence_not_a_corner() -> None:
     # Issue 11: every white move loses to black's threats. The search used to give up and
-    # play 0,13 (a corner, lost at once); a strong engine plays 6,10, after which black's
-    # win takes longest.
+    # play 0,13, a corner. Rapfi plays 6,10; asked about each white move at 1 s, it sees black
+    # win in 5 plies after any of them, and answers 6,10 with 3,9 and 3,9 with 6,10: the two
+    # points of black's quickest wins, which both block (they tie for the longest defence).
     result = driver.think(_position_after(ISSUE_11_MOVES), Level.HARD, SearchLimit(1.0))
-    assert result.move == (6, 10), result
+    assert result.move in ((6, 10), (3, 9)), result
     assert result.score < -threats.WIN_MIN  # it knows it is lost

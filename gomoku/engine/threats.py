@@ -204,27 +204,36 @@ def combo_key(combo: tuple[int, int, int, int]) -> int:
 
 def evaluation_table(own_weight: int = 12, opp_weight: int = 10, opp_bonus: int = 100,
                      trained: bool = False) -> np.ndarray:
-    """int32 [2, 2**16]: a cell's value (in eighths) by the word of its four pattern codes, for the
-    side to move (row 0) and, counted against it, for the opponent (row 1). The evaluation is
-    the sum over the candidate cells (see `analyse`).
+    """int32 [4, 2**16], by the word of a cell's four pattern codes: its value (in eighths) for
+    the side to move (row 0) and, counted against it, for the opponent (row 1); and its move
+    ordering score for the side to move (row 2) and the opponent (row 3). The evaluation is the
+    sum of the values over the candidate cells; a cell's ordering score is the sum of its two
+    (see `analyse`).
 
     Hand-set: the cell's pattern scores plus its threat bonus, weighted `own_weight` and
-    `opp_weight` eighths, with only `opp_bonus` percent of the opponent's threat bonus. Trained:
-    eval_weights.py (tools/train_eval.py), by the cell's codes sorted (any line order)."""
+    `opp_weight` eighths, with only `opp_bonus` percent of the opponent's threat bonus; the
+    ordering is 4 and 3 times the pattern scores. Trained: eval_weights.py (tools/train_eval.py)
+    and order_weights.py (tools/train_order.py), by the cell's codes sorted (any line order)."""
     entry = THREAT_TABLE.astype(np.int64)
     if not trained:
         bonus = THREAT_BONUS[(entry >> T_CLASS_SHIFT) & 7]
         value = entry & T_VALUE
         return np.stack([value * own_weight,
-                         (value + bonus * opp_bonus // 100 - bonus) * opp_weight]).astype(np.int32)
-    from gomoku.engine import eval_weights
+                         (value + bonus * opp_bonus // 100 - bonus) * opp_weight,
+                         value * 4, value * 3]).astype(np.int32)
+    from gomoku.engine import eval_weights, order_weights
 
     own = np.zeros(N_CODES ** 4, dtype=np.int64)
     opp = np.zeros(N_CODES ** 4, dtype=np.int64)
     for combo, (v_own, v_opp) in eval_weights.WEIGHTS.items():
         own[combo_key(combo)], opp[combo_key(combo)] = v_own, v_opp
+    order_own = np.zeros(N_CODES ** 4, dtype=np.int64)
+    order_opp = np.zeros(N_CODES ** 4, dtype=np.int64)
+    for combo, (v_own, v_opp) in order_weights.WEIGHTS.items():
+        order_own[combo_key(combo)], order_opp[combo_key(combo)] = v_own, v_opp
     index = combo_keys()
-    return (np.stack([own[index], opp[index]]) * EVAL_SCALE).astype(np.int32)
+    return np.stack([own[index] * EVAL_SCALE, opp[index] * EVAL_SCALE, order_own[index],
+                     order_opp[index]]).astype(np.int32)
 
 
 HAND_SET_EVALUATION = evaluation_table()
@@ -349,12 +358,13 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
                 own3n += 1
             if (e_op & T_THREE) != 0:
                 flag |= FL_OPP_THREE
-            value_me = e_me & T_VALUE
-            value_op = e_op & T_VALUE
+            order = 0
             if e_me != 0:  # (an entry of 0: a forbidden point, or no pattern at all: worth nothing)
                 own_sum += evaluation[0, codes[me - 1, p]]
+                order += evaluation[2, codes[me - 1, p]]
             if e_op != 0:
                 opp_sum += evaluation[1, codes[opp - 1, p]]
+                order += evaluation[3, codes[opp - 1, p]]
             if ((e_me | e_op) & T_STRONG) != 0:  # rare: fives, open fours, double threats
                 tc_me = e_me >> T_CLASS_SHIFT & 7
                 tc_op = e_op >> T_CLASS_SHIFT & 7
@@ -370,8 +380,9 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
                 if (tc_me == TC_FOUR3 or tc_me == TC_DOUBLE3) and own_double < 0:
                     own_double = p
             moves[n] = p
-            # Attack a little ahead of defence; history breaks ties between quiet moves.
-            scores[n] = value_me * 4 + value_op * 3 + min(history[me - 1, p], 50)
+            # The level's ordering scores (hand-set: attack a little ahead of defence); history
+            # breaks ties between quiet moves.
+            scores[n] = order + min(history[me - 1, p], 50)
             flags[n] = flag
             n += 1
     if n == 0 and info[5] == 0:
