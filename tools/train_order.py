@@ -57,7 +57,7 @@ def collect(folders: list[Path], player: str, out: Path) -> None:
             if record.rule != Rule.FREESTYLE or record.size != SIZE or tuple(record.moves) in seen:
                 continue
             side = 1 if player in record.black else 2 if player in record.white else 0
-            if side == 0 or player in record.black and player in record.white:
+            if side == 0 or (player in record.black and player in record.white):  # self-play: skip
                 continue
             seen.add(tuple(record.moves))
             arena = record.extra.get("arena", {}) if isinstance(record.extra, dict) else {}
