@@ -28,13 +28,14 @@ import argparse
 import gzip
 import itertools
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from gomoku.core import Rule
 from gomoku.core.notation import format_moves, parse_moves
-from gomoku.core.records import RecordError, load_record
+from gomoku.core.records import GameRecord, RecordError, load_record
 from gomoku.engine import patterns, state, threats
 
 COMBOS = list(itertools.combinations_with_replacement(range(patterns.N_CODES), 4))
@@ -52,7 +53,17 @@ def _combo_of_word() -> np.ndarray:
 
 
 def collect(folders: list[Path], out: Path) -> None:
-    """Write the freestyle 15x15 games of the records in `folders`, each game once."""
+    """Write the finished freestyle 15x15 games of the records in `folders`, each game once."""
+
+    def line_of(record: GameRecord) -> str | None:
+        result = {"black": "1", "white": "0", "draw": "0.5"}.get(record.result)
+        return None if result is None else f"{result} {opening_stones(record)} {format_moves(record.moves, SIZE)}"
+
+    write_games(folders, out, line_of)
+
+
+def write_games(folders: list[Path], out: Path, line_of: Callable[[GameRecord], str | None]) -> None:
+    """Write `line_of` each freestyle 15x15 record in `folders` (None: left out), each game once."""
     seen: set[tuple] = set()
     lines = []
     for folder in folders:
@@ -61,18 +72,21 @@ def collect(folders: list[Path], out: Path) -> None:
                 record = load_record(path)
             except (OSError, RecordError):
                 continue
-            if record.rule != Rule.FREESTYLE or record.size != SIZE or record.result not in ("black", "white", "draw"):
+            if record.rule != Rule.FREESTYLE or record.size != SIZE or tuple(record.moves) in seen:
                 continue
-            if tuple(record.moves) in seen:
-                continue
-            seen.add(tuple(record.moves))
-            arena = record.extra.get("arena", {}) if isinstance(record.extra, dict) else {}
-            stones = int(arena.get("opening_stones", 3)) if isinstance(arena, dict) else 3
-            result = {"black": "1", "white": "0", "draw": "0.5"}[record.result]
-            lines.append(f"{result} {stones} {format_moves(record.moves, SIZE)}")
+            line = line_of(record)
+            if line is not None:
+                seen.add(tuple(record.moves))
+                lines.append(line)
     with gzip.open(out, "wt", encoding="ascii") as file:
         file.write("\n".join(lines) + "\n")
     print(f"{len(lines)} games to {out}")
+
+
+def opening_stones(record: GameRecord) -> int:
+    """The stones the arena placed before the engines played (3 if the record does not say)."""
+    arena = record.extra.get("arena", {}) if isinstance(record.extra, dict) else {}
+    return int(arena.get("opening_stones", 3)) if isinstance(arena, dict) else 3
 
 
 def _parse_game(line: str, where: str) -> tuple[float, int, list]:
@@ -188,9 +202,16 @@ def fit(data: dict[str, np.ndarray], min_use: int, l2: float, steps: int, seed: 
 
 
 def write_weights(own: np.ndarray, opp: np.ndarray, out: Path, source: str) -> int:
-    lines = ['"""The trained evaluation: a cell\'s value by its four line patterns (their codes, sorted: see',
-             "patterns.py), for the side to move and for the opponent, in evaluation units.",
-             f"Written by tools/train_eval.py from {source}; do not edit.\"\"\"", "", "WEIGHTS = {"]
+    docstring = ['"""The trained evaluation: a cell\'s value by its four line patterns (their codes, sorted: see',
+                 "patterns.py), for the side to move and for the opponent, in evaluation units.",
+                 f"Written by tools/train_eval.py from {source}; do not edit.\"\"\""]
+    return write_table(own, opp, out, docstring)
+
+
+def write_table(own: np.ndarray, opp: np.ndarray, out: Path, docstring: list[str]) -> int:
+    """Write a weights module, `docstring` then WEIGHTS {combo: (own, opponent)}, the values
+    rounded and all-zero combinations left out; returns how many it holds."""
+    lines = [*docstring, "", "WEIGHTS = {"]
     count = 0
     for combo, mine, theirs in zip(COMBOS, np.rint(own).astype(int), np.rint(opp).astype(int), strict=True):
         if combo != (0, 0, 0, 0) and (mine or theirs):

@@ -32,13 +32,20 @@ from pathlib import Path
 
 import numpy as np
 
-from gomoku.core import Rule
 from gomoku.core.notation import format_moves, parse_moves
-from gomoku.core.records import RecordError, load_record
+from gomoku.core.records import GameRecord
 from gomoku.engine import patterns, state, threats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_eval import COMBOS, SIZE, _additive, _combo_of_word  # noqa: E402
+from train_eval import (  # noqa: E402
+    COMBOS,
+    SIZE,
+    _additive,
+    _combo_of_word,
+    opening_stones,
+    write_games,
+    write_table,
+)
 
 ORDER_SCALE = 100  # the weights are hundredths of a logit (of the softmax)
 TOP = (1, 3, 5, 8, 14)  # the ranks reported: hard tries at most 14 moves at a quiet node
@@ -46,26 +53,14 @@ TOP = (1, 3, 5, 8, 14)  # the ranks reported: hard tries at most 14 moves at a q
 
 def collect(folders: list[Path], player: str, out: Path) -> None:
     """Write the freestyle 15x15 games of `player` (a name part) in `folders`, each game once."""
-    seen: set[tuple] = set()
-    lines = []
-    for folder in folders:
-        for path in sorted(folder.glob("*.gomoku")):
-            try:
-                record = load_record(path)
-            except (OSError, RecordError):
-                continue
-            if record.rule != Rule.FREESTYLE or record.size != SIZE or tuple(record.moves) in seen:
-                continue
-            side = 1 if player in record.black else 2 if player in record.white else 0
-            if side == 0 or (player in record.black and player in record.white):  # self-play: skip
-                continue
-            seen.add(tuple(record.moves))
-            arena = record.extra.get("arena", {}) if isinstance(record.extra, dict) else {}
-            stones = int(arena.get("opening_stones", 3)) if isinstance(arena, dict) else 3
-            lines.append(f"{side} {stones} {format_moves(record.moves, SIZE)}")
-    with gzip.open(out, "wt", encoding="ascii") as file:
-        file.write("\n".join(lines) + "\n")
-    print(f"{len(lines)} games to {out}")
+
+    def line_of(record: GameRecord) -> str | None:
+        side = 1 if player in record.black else 2 if player in record.white else 0
+        if side == 0 or (player in record.black and player in record.white):  # self-play: skip
+            return None
+        return f"{side} {opening_stones(record)} {format_moves(record.moves, SIZE)}"
+
+    write_games(folders, out, line_of)
 
 
 def _parse_game(line: str, where: str) -> tuple[int, int, list]:
@@ -179,17 +174,10 @@ def fit(data: dict[str, np.ndarray], l2: float, steps: int, seed: int) -> tuple:
 
 
 def write_weights(own: np.ndarray, opp: np.ndarray, out: Path, source: str) -> int:
-    lines = ['"""The trained move ordering: a cell\'s ordering score by its four line patterns (their codes,',
-             "sorted: see patterns.py), for the side to move and for the opponent, in hundredths of a logit.",
-             f"Written by tools/train_order.py from {source}; do not edit.\"\"\"", "", "WEIGHTS = {"]
-    count = 0
-    for combo, mine, theirs in zip(COMBOS, np.rint(own * ORDER_SCALE).astype(int),
-                                   np.rint(opp * ORDER_SCALE).astype(int), strict=True):
-        if combo != (0, 0, 0, 0) and (mine or theirs):
-            lines.append(f"    {combo}: ({mine}, {theirs}),")
-            count += 1
-    out.write_text("\n".join(lines + ["}"]) + "\n", encoding="ascii")
-    return count
+    docstring = ['"""The trained move ordering: a cell\'s ordering score by its four line patterns (their codes,',
+                 "sorted: see patterns.py), for the side to move and for the opponent, in hundredths of a logit.",
+                 f"Written by tools/train_order.py from {source}; do not edit.\"\"\""]
+    return write_table(own * ORDER_SCALE, opp * ORDER_SCALE, out, docstring)
 
 
 def main(argv: list[str] | None = None) -> int:

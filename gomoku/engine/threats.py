@@ -223,17 +223,17 @@ def evaluation_table(own_weight: int = 12, opp_weight: int = 10, opp_bonus: int 
                          value * 4, value * 3]).astype(np.int32)
     from gomoku.engine import eval_weights, order_weights
 
-    own = np.zeros(N_CODES ** 4, dtype=np.int64)
-    opp = np.zeros(N_CODES ** 4, dtype=np.int64)
-    for combo, (v_own, v_opp) in eval_weights.WEIGHTS.items():
-        own[combo_key(combo)], opp[combo_key(combo)] = v_own, v_opp
-    order_own = np.zeros(N_CODES ** 4, dtype=np.int64)
-    order_opp = np.zeros(N_CODES ** 4, dtype=np.int64)
-    for combo, (v_own, v_opp) in order_weights.WEIGHTS.items():
-        order_own[combo_key(combo)], order_opp[combo_key(combo)] = v_own, v_opp
     index = combo_keys()
-    return np.stack([own[index] * EVAL_SCALE, opp[index] * EVAL_SCALE, order_own[index],
-                     order_opp[index]]).astype(np.int32)
+    values = _by_word(eval_weights.WEIGHTS, index) * EVAL_SCALE
+    return np.concatenate([values, _by_word(order_weights.WEIGHTS, index)]).astype(np.int32)
+
+
+def _by_word(weights: dict[tuple[int, int, int, int], tuple[int, int]], index: np.ndarray) -> np.ndarray:
+    """int64 [2, 2**16]: a trained weights module's (own, opponent) values by pattern word."""
+    by_key = np.zeros((2, N_CODES ** 4), dtype=np.int64)
+    for combo, (v_own, v_opp) in weights.items():
+        by_key[:, combo_key(combo)] = v_own, v_opp
+    return by_key[:, index]
 
 
 HAND_SET_EVALUATION = evaluation_table()
