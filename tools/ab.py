@@ -21,9 +21,11 @@ and wins over sys.path, so such a copy silently runs the work tree's code on bot
 - every runner checks, before it answers a single command, that every `gomoku` module it has
   loaded comes from its own directory, writes `gomoku-ab: origin <dir> ...` to stderr (the
   arena keeps it in the engine logs) and refuses to run otherwise (exit code 3);
-- before the match, the tool starts each side once (`START`, `ABOUT`, `END`), prints the origin
-  the side reported and how long START took, and stops unless each side imported gomoku from
-  its own directory.
+- before the match, the tool starts each side once and asks it for moves until one is searched
+  (the brain plays stand-in moves while its engine is prepared: none reach the match), prints
+  the origin the side reported and the times, and stops unless each side imported gomoku from
+  its own directory. The runner also runs from its own directory with it on PYTHONPATH, so the
+  brain's preparing children (`python -m gomoku.engine.prepare`) compile that revision too.
 
 Cost: a revision's first use compiles its engine (~25-30 s on two cores; later starts load
 the cache in under a second). Each extracted revision takes about 7 MB with its compiled code;
@@ -42,6 +44,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,6 +94,10 @@ def _finds_gomoku_elsewhere(finder):
 
 if ISOLATE:
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(ROOT, "nbcache")
+    # The brain prepares the engine in child processes (python -m gomoku.engine.prepare): they
+    # must compile this revision too, not the work tree found from the current directory.
+    os.environ["PYTHONPATH"] = ROOT
+    os.chdir(ROOT)
     sys.meta_path[:] = [
         finder for finder in sys.meta_path
         if finder is importlib.machinery.PathFinder or not _finds_gomoku_elsewhere(finder)
@@ -237,41 +244,87 @@ def prepare(rev: str, repo: Path, cache: Path) -> Side:
 @dataclass(frozen=True)
 class Preflight:
     origin: str  # the package directory the side's brain reported
-    start_s: float  # START's wall time: a numba compile or a cache load
+    start_s: float  # START's wall time
+    ready_s: float  # until the side searched a move: its engine compiled or loaded from cache
     about: str
 
 
+READY_PROBE = "BOARD\n{c},{c},2\nDONE"  # the opponent's stone in the centre: ours to move
+STAND_IN = "(fallback)"  # the brain's word for a move played while its engine is prepared
+
+
 def preflight(side: Side, level: str, rule_code: int, size: int) -> Preflight:
-    """Runs the side once (START, ABOUT, END); AbError unless it imports its own gomoku."""
-    script = f"INFO rule {rule_code}\nSTART {size}\nABOUT\nEND\n"
+    """Runs the side (START, moves until one is searched, ABOUT, END); AbError unless it imports
+    its own gomoku.
+
+    START returns at once and the engine is prepared in the background, with stand-in moves
+    meanwhile: waiting here for a searched move keeps those out of the match's first game.
+    """
     began = time.monotonic()
+    errors = tempfile.TemporaryFile()
     try:
-        done = subprocess.run(
-            side.command(level),
-            input=script,
-            capture_output=True,
-            text=True,
-            timeout=PREFLIGHT_TIMEOUT_S,
-        )
-    except subprocess.TimeoutExpired:
-        raise AbError(
-            f"{side.label}: no answer to START within {PREFLIGHT_TIMEOUT_S:g} s"
-        ) from None
-    elapsed = time.monotonic() - began
-    origins = [
-        line[len(ORIGIN_TAG) :] for line in done.stderr.splitlines() if line.startswith(ORIGIN_TAG)
-    ]
-    if done.returncode != 0 or not origins:
-        tail = "\n  ".join(done.stderr.strip().splitlines()[-6:])
-        raise AbError(f"{side.label} ({side.runner}) exited {done.returncode}:\n  {tail}")
+        brain = subprocess.Popen(side.command(level), stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=errors, text=True, bufsize=1)
+    except OSError as error:
+        raise AbError(f"{side.label}: cannot run {side.runner}: {error}") from None
+
+    def tell(command: str) -> None:  # a command with no reply (INFO)
+        brain.stdin.write(command + "\n")
+        brain.stdin.flush()
+
+    def ask(command: str) -> list[str]:
+        """The MESSAGE lines and the reply to `command` (the reply last)."""
+        tell(command)
+        lines = []
+        while True:
+            line = brain.stdout.readline()
+            if not line:
+                raise EOFError
+            lines.append(line.strip())
+            if not line.startswith("MESSAGE"):
+                return lines
+
+    timer = threading.Timer(PREFLIGHT_TIMEOUT_S, brain.kill)  # a hung side cannot hang us
+    timer.start()
+    try:
+        tell(f"INFO rule {rule_code}")
+        started = ask(f"START {size}")
+        start_s = time.monotonic() - began
+        if started[-1] != "OK":
+            raise AbError(f"{side.label} did not accept START: {started[-1]!r}")
+        tell("INFO timeout_turn 200")
+        while True:
+            answer = ask(READY_PROBE.format(c=size // 2))
+            if answer[-1].startswith("ERROR"):
+                raise AbError(f"{side.label} refused a first move: {answer[-1]!r}")
+            if not any(STAND_IN in line for line in answer):
+                break
+            time.sleep(0.5)  # the engine is still being prepared
+            ask("RESTART")
+        ready_s = time.monotonic() - began
+        about = ask("ABOUT")[-1]
+        brain.stdin.write("END\n")
+        brain.stdin.close()
+        brain.wait(timeout=30)
+    except (EOFError, OSError, subprocess.TimeoutExpired):
+        brain.kill()
+        brain.wait()
+        if not timer.is_alive():
+            raise AbError(f"{side.label}: not ready within {PREFLIGHT_TIMEOUT_S:g} s") from None
+        start_s = ready_s = time.monotonic() - began
+        about = ""
+    finally:
+        timer.cancel()
+    errors.seek(0)
+    stderr = errors.read().decode("utf-8", "replace")
+    origins = [line[len(ORIGIN_TAG):] for line in stderr.splitlines() if line.startswith(ORIGIN_TAG)]
+    if brain.returncode != 0 or not origins:
+        tail = "\n  ".join(stderr.strip().splitlines()[-6:])
+        raise AbError(f"{side.label} ({side.runner}) exited {brain.returncode}:\n  {tail}")
     origin = origins[0].split(" (", 1)[0]
     if Path(origin) != side.package:
         raise AbError(f"{side.label} imported gomoku from {origin}, not from {side.package}")
-    replies = [line for line in done.stdout.splitlines() if not line.startswith("MESSAGE")]
-    if "OK" not in replies:
-        raise AbError(f"{side.label} did not accept START: {done.stdout.strip()!r}")
-    about = next((line for line in replies if line.startswith("name=")), "")
-    return Preflight(origin, elapsed, about)
+    return Preflight(origin, start_s, ready_s, about)
 
 
 def describe_work(repo: Path) -> str:
@@ -322,7 +375,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {side.label}: {what}", flush=True)
             check = preflight(side, args.level, arena.RULE_CODES[rule], arena_options.size)
             print(
-                f"   gomoku imported from {check.origin}; START took {check.start_s:.1f} s",
+                f"   gomoku imported from {check.origin}; START took {check.start_s:.1f} s, "
+                f"its engine searched after {check.ready_s:.1f} s",
                 flush=True,
             )
         if sides[0].package == sides[1].package and sides[0].sha != sides[1].sha:
