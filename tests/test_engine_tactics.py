@@ -9,10 +9,12 @@ core's renju rules), not by this engine: a win is every first move of a forced w
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from gomoku.core import Board, Color, Rule
-from gomoku.engine import driver, threats
+from gomoku.core.notation import parse_moves, parse_point
+from gomoku.engine import driver, search, state, threats
 from gomoku.engine.api import Level, Position, SearchLimit
 from gomoku.engine.diagram import parse_diagram
 
@@ -760,3 +762,48 @@ def test_a_lost_side_plays_the_longest_defence_not_a_corner() -> None:
     result = driver.think(_position_after(ISSUE_11_MOVES), Level.HARD, SearchLimit(1.0))
     assert result.move in ((6, 10), (3, 9)), result
     assert result.score < -threats.WIN_MIN  # it knows it is lost
+
+
+# --- the last check: a deep VCT the iterations' own checks miss ----------------------------
+
+# Lost to Rapfi at 1 s (arena, opening 16, hard as white): hard played h5, after which black
+# wins by continuous threats in 23 plies. The iterations' check of each new best move (20,000
+# nodes at 1 s) cannot see that far; the last check's budget (200,000) does.
+DEEP_VCT_MOVES = "h7 j8 f10 i7 h6 h8 j6 i6 i8 g7 i9 g6 g10 g5 g8"
+
+
+def _search_state(moves: str) -> tuple[tuple, tuple, np.ndarray, int]:
+    """(board state, hard's search tables, root moves, their count) after `moves`."""
+    board = Board.from_moves(parse_moves(moves, 15), 15)
+    bd = state.new_state(np.ascontiguousarray(board.grid, dtype=np.int8), int(board.to_move),
+                         driver.RULE_CODES[Rule.FREESTYLE], driver.pattern_tables(Rule.FREESTYLE))
+    hard = driver.LEVELS[Level.HARD]
+    sr = threats.new_search_tables(16, bd[0].shape[0], driver.evaluation(Level.HARD))
+    driver._reset(sr, hard, 1)
+    root = np.zeros(threats.MAX_MOVES, dtype=np.int64)
+    count, _ = search.root_moves(bd, sr, root, hard.defend_vcf)
+    return bd, sr, root, int(count)
+
+
+def _cell(name: str) -> int:
+    x, y = parse_point(name, 15)
+    return state.cell_index(x, y, 15)
+
+
+def test_the_last_check_turns_down_a_move_that_loses_to_a_deep_vct() -> None:
+    bd, sr, root, count = _search_state(DEEP_VCT_MOVES)
+    hard = driver.LEVELS[Level.HARD]
+    h5 = _cell("h5")
+    assert not search.move_refuted(bd, sr, h5, hard.vct_depth, hard.verify_nodes_per_s)
+    assert search.move_refuted(bd, sr, h5, hard.vct_depth, hard.final_check_nodes_per_s)
+
+    chosen = driver._final_check(bd, sr, hard, SearchLimit(1.0), h5, root[:count])
+    assert chosen != h5 and chosen in root[:count]
+    assert not search.move_refuted(bd, sr, chosen, hard.vct_depth, hard.final_check_nodes_per_s)
+
+
+def test_the_last_check_keeps_a_move_it_cannot_refute() -> None:
+    bd, sr, root, count = _search_state(DEEP_VCT_MOVES)
+    g4 = _cell("g4")  # what hard plays here at a fixed depth: black has no forced win after it
+    assert driver._final_check(bd, sr, driver.LEVELS[Level.HARD], SearchLimit(1.0), g4,
+                               root[:count]) == g4

@@ -46,7 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     driver.warm_up()
     hard = driver.LEVELS[Level.HARD]
-    check_nodes = max(int(hard.verify_nodes_per_s * args.time), 2_000)
+    # The deepest check hard makes of the move it plays (the last check, where it has one).
+    per_s = max(hard.verify_nodes_per_s, hard.final_check_nodes_per_s)
+    check_nodes = max(int(per_s * args.time), 2_000)
     lost = beyond = 0
     for path in sorted(args.folder.glob(f"game-*{RECORD_SUFFIX}")):
         record = load_record(path)
