@@ -36,3 +36,37 @@ def test_the_engine_caches_in_the_user_cache_unless_told_otherwise(tmp_path):
     shown = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                            check=True).stdout.strip()
     assert shown == str(tmp_path / "mine")
+
+
+FIRST_MOVES = """
+import json
+from numba.core.registry import CPUDispatcher
+from gomoku.core import Board
+from gomoku.core.notation import parse_moves
+from gomoku.engine import driver, search, state, threats
+from gomoku.engine.api import Level, Position, SearchLimit
+
+def signatures():
+    return {f"{m.__name__}.{name}": len(f.signatures) for m in (search, threats, state)
+            for name, f in vars(m).items() if isinstance(f, CPUDispatcher)}
+
+driver.warm_up()
+warmed = signatures()
+board = Board.from_moves(parse_moves("h8 i9 g9 h10 j8 g10 i8 h7 k8", 15), 15)
+for level in Level:
+    driver.think(Position.from_board(board), level, SearchLimit(0.2))
+print(json.dumps({name: [warmed[name], count] for name, count in signatures().items()
+                  if count != warmed[name]}))
+"""
+
+
+def test_after_the_warm_up_no_level_compiles_anything_at_its_first_move():
+    """The warm-up (what the preparing children compile) covers the types every level's move
+    uses. A table of another layout is another type: numba would compile the searches again
+    in the game's own process at the first hard move, seconds with the GIL held (the window
+    froze; the trained table once came out Fortran-ordered). A fresh process, so signatures
+    another test compiled cannot hide one."""
+    done = subprocess.run([sys.executable, "-c", FIRST_MOVES], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "{}", f"compiled at the first move: {done.stdout}"

@@ -231,6 +231,9 @@ def _warm_easy(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
 def _warm_root(bd: tuple, sr: tuple) -> tuple[np.ndarray, int]:
     root = np.zeros(threats.MAX_MOVES, dtype=np.int64)
     count, _ = search.root_moves(bd, sr, root, LEVELS[Level.MEDIUM].defend_vcf)
+    # With a four to block, root_moves moves the block to the front from Python: these types.
+    flags = np.zeros(max(int(count), 1), dtype=np.int64)
+    search._to_front(root, flags, np.int64(count), np.int64(root[0]), np.int64(0))
     return root, int(count)
 
 

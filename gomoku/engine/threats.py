@@ -138,7 +138,10 @@ def new_search_tables(tt_bits: int, n_cells: int, evaluation: np.ndarray | None 
     # The tables go in by reference: as globals, numba would copy them into each function.
     return (tt_keys, tt_data, moves, scores, flags, analysis, history, killers, stop, counters,
             params, fail_keys, fail_depth, order, order_flags, THREAT_TABLE,
-            HAND_SET_EVALUATION if evaluation is None else evaluation)
+            # C-ordered int32 always: another layout is another type, and numba would compile
+            # every search again at the first move (the trained table came out Fortran-ordered).
+            np.ascontiguousarray(HAND_SET_EVALUATION if evaluation is None else evaluation,
+                                 dtype=np.int32))
 
 
 @njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
