@@ -306,7 +306,7 @@ def preflight(side: Side, level: str, rule_code: int, size: int) -> Preflight:
         brain.stdin.write("END\n")
         brain.stdin.close()
         brain.wait(timeout=30)
-    except (EOFError, OSError, subprocess.TimeoutExpired):
+    except (EOFError, OSError, subprocess.TimeoutExpired):  # it exited (or hung): see stderr
         brain.kill()
         brain.wait()
         if not timer.is_alive():
@@ -315,8 +315,12 @@ def preflight(side: Side, level: str, rule_code: int, size: int) -> Preflight:
         about = ""
     finally:
         timer.cancel()
-    errors.seek(0)
-    stderr = errors.read().decode("utf-8", "replace")
+        if brain.poll() is None:  # an AbError above: no process is left behind
+            brain.kill()
+            brain.wait()
+    with errors:
+        errors.seek(0)
+        stderr = errors.read().decode("utf-8", "replace")
     origins = [line[len(ORIGIN_TAG):] for line in stderr.splitlines() if line.startswith(ORIGIN_TAG)]
     if brain.returncode != 0 or not origins:
         tail = "\n  ".join(stderr.strip().splitlines()[-6:])
