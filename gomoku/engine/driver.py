@@ -356,16 +356,17 @@ def _think_compiled(position: Position, level: Level, limit: SearchLimit, stop: 
     sr = _search_tables(level, bd[0].shape[0])
     _reset(sr, config, seed)
     # The iterations stop early enough to leave the last check its share of the budget.
-    clock = _Clock(sr[8], _deadline(started, _shortened(limit, 1.0 - config.final_check_share)),
-                   stop)
+    iterations = _shortened(limit, 1.0 - config.final_check_share)
+    clock = _Clock(sr[8], started + _deadline_s(iterations), stop)
     try:
-        return _think_search(bd, sr, config, limit, size, started, on_progress, clock)
+        return _think_search(bd, sr, config, iterations, limit, size, started, on_progress, clock)
     finally:
         clock.close()
 
 
-def _deadline(started: float, limit: SearchLimit) -> float:
-    return started + max(limit.time_s * DEADLINE_SHARE - OVERHEAD_S, 0.001)
+def _deadline_s(limit: SearchLimit) -> float:
+    """When the clock stops the search, in seconds from its start."""
+    return max(limit.time_s * DEADLINE_SHARE - OVERHEAD_S, 0.001)
 
 
 def _shortened(limit: SearchLimit, share: float) -> SearchLimit:
@@ -409,13 +410,12 @@ def _think_easy(bd: tuple, sr: tuple, grid: np.ndarray, color: int, size: int, s
                         elapsed_s=time.perf_counter() - started, info={"kind": "greedy"})
 
 
-def _think_search(bd: tuple, sr: tuple, config: LevelConfig, whole: SearchLimit, size: int,
-                  started: float, on_progress: Callable[[Progress], None] | None,
-                  clock: _Clock) -> SearchResult:
+def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
+                  whole: SearchLimit, size: int, started: float,
+                  on_progress: Callable[[Progress], None] | None, clock: _Clock) -> SearchResult:
     """Forced moves, threat searches, iterative deepening until the clock says stop, then the
-    last check. `clock` watches the iterations' deadline (`whole` cut by the last check's
-    share); the last check gets the rest of `whole`."""
-    limit = _shortened(whole, 1.0 - config.final_check_share)
+    last check. `clock` watches the iterations' deadline (`limit`: `whole` cut by the last
+    check's share); the last check gets the rest of `whole`."""
     counters = sr[9]
     # Step 1. Root moves: forced answers come back at once
     root = np.zeros(threats.MAX_MOVES, dtype=np.int64)
@@ -475,7 +475,7 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, whole: SearchLimit,
     checked = -1  # the move the last check passed (-1: not checked yet)
     depth = 1
     while True:
-        deadline_s = max(limit.time_s * DEADLINE_SHARE - OVERHEAD_S, 0.001)  # as the clock has it
+        deadline_s = _deadline_s(limit)  # as the clock has it
         time_up = False
         while depth <= max_depth:
             iteration_began = time.perf_counter()
@@ -543,7 +543,7 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, whole: SearchLimit,
         # on the rest of the budget; a best move they find after that has had the usual checks.
         if config.final_check_share <= 0 or checked >= 0:
             break
-        clock.restart(_deadline(started, whole))
+        clock.restart(started + _deadline_s(whole))
         if lost or abs(best_score) > threats.WIN_MIN:
             break
         checked = _final_check(bd, sr, config, whole, best_move, root[:count])
