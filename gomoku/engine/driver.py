@@ -475,7 +475,6 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
     checked = -1  # the move the last check passed (-1: not checked yet)
     depth = 1
     while True:
-        deadline_s = _deadline_s(limit)  # as the clock has it
         time_up = False
         while depth <= max_depth:
             iteration_began = time.perf_counter()
@@ -524,20 +523,10 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
                         time_up = True
                         break
                     continue  # the same depth again, without the losing move
-                if sr[8][0] != 0:
-                    depth, time_up = depth + 1, True
-                    break
-            now = time.perf_counter()
-            if limit.target_s is None:  # a turn's time cannot be saved: a cut-off iteration may still help
-                if now - started > limit.time_s * config.next_depth_share:
-                    depth, time_up = depth + 1, True
-                    break
-            elif now - started >= limit.target_s or (
-                now - started + (now - iteration_began) * ITERATION_GROWTH > deadline_s
-            ):
-                depth, time_up = depth + 1, True
-                break  # time saved here goes to later moves
             depth += 1
+            if sr[8][0] != 0 or not _time_for_another(limit, config, started, iteration_began):
+                time_up = True
+                break
         # Step 5. The last check: a deep VCT check of the move to play, on the time kept for it.
         # When it passes the move at once (most moves: nothing to find), the iterations resume
         # on the rest of the budget; a best move they find after that has had the usual checks.
@@ -562,6 +551,17 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
     if not pv or pv[0] != state.cell_point(best_move, size):
         pv = (state.cell_point(best_move, size),)
     return result(best_move, best_score, best_depth, pv, {"kind": kind})
+
+
+def _time_for_another(limit: SearchLimit, config: LevelConfig, started: float,
+                      iteration_began: float) -> bool:
+    """True if a deeper iteration may start now."""
+    now = time.perf_counter()
+    if limit.target_s is None:  # a turn's time cannot be saved: a cut-off iteration may still help
+        return now - started <= limit.time_s * config.next_depth_share
+    # Under a match clock, time saved here goes to later moves.
+    return (now - started < limit.target_s
+            and now - started + (now - iteration_began) * ITERATION_GROWTH <= _deadline_s(limit))
 
 
 FINAL_CHECK_MOVES = 6  # root moves the last check may try, the search's best first
