@@ -807,3 +807,30 @@ def test_the_last_check_keeps_a_move_it_cannot_refute() -> None:
     g4 = _cell("g4")  # what hard plays here at a fixed depth: black has no forced win after it
     assert driver._final_check(bd, sr, driver.LEVELS[Level.HARD], SearchLimit(1.0), g4,
                                root[:count]) == g4
+
+
+# --- late move reductions at the root ---------------------------------------------------------
+
+# Quiet middle games from arena games against Rapfi (no four or forced win for either side).
+QUIET_POSITIONS = ("f7 j6 j8 k7 i7 i5 h4 h6", "f6 h6 j9 g8 g9 i9 h10 f8 h8 h7",
+                   "j9 f10 f9 e8 g9 e9 g11 e7 e6 g7")
+
+
+def _deepen(moves: str, depth: int, reduce_root: bool) -> tuple[int, int]:
+    """(best move, nodes) of iterative deepening to `depth` as the driver runs it."""
+    bd, sr, root, count = _search_state(moves)
+    quiet = search.quiet_root_cells(bd, sr) if reduce_root else None
+    scores = np.zeros(count, dtype=np.int64)
+    for d in range(1, depth + 1):
+        search.root_search(bd, sr, d, root, scores, count, quiet)
+        best = int(sr[9][threats.C_ROOT_BEST])
+        root[: best + 1] = np.roll(root[: best + 1], 1)
+    return int(root[0]), int(sr[9][threats.C_NODES])
+
+
+@pytest.mark.parametrize("moves", QUIET_POSITIONS)
+def test_root_reductions_find_the_same_move_with_fewer_nodes(moves: str) -> None:
+    full_move, full_nodes = _deepen(moves, 8, reduce_root=False)
+    move, nodes = _deepen(moves, 8, reduce_root=True)
+    assert move == full_move
+    assert nodes < full_nodes, (nodes, full_nodes)

@@ -468,6 +468,7 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
     pv: tuple = ()
     max_depth = config.max_depth if limit.max_depth is None else min(config.max_depth, limit.max_depth)
     pv_buffer = np.zeros(64, dtype=np.int64)
+    quiet = search.quiet_root_cells(bd, sr) if config.lmr else None
     verified: set[int] = set()  # best moves checked against an opponent VCT
     all_moves = root[:count].copy()  # in order, for the longest defence if every move loses
     lost = False
@@ -478,7 +479,7 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
         time_up = False
         while depth <= max_depth:
             iteration_began = time.perf_counter()
-            value = search.root_search(bd, sr, depth, root, scores, count)
+            value = search.root_search(bd, sr, depth, root, scores, count, quiet)
             aborted = counters[threats.C_ABORTED] != 0
             done = int(counters[threats.C_ROOT_DONE])
             if aborted and done == 0:

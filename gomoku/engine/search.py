@@ -279,9 +279,16 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
     return best
 
 
+ROOT_LMR_FROM = 4  # root moves from this index on, quiet ones, are searched a ply less first
+ROOT_LMR_FAR = 14  # ... and from this one (past the width inner nodes keep), two plies less
+
+
 def root_search(bd: tuple, sr: tuple, depth: int, root_moves: np.ndarray, root_scores: np.ndarray,
-                m: int) -> int:
-    """Search every root move `depth` plies; the best index/score go to counters."""
+                m: int, quiet: np.ndarray | None = None) -> int:
+    """Search every root move `depth` plies; the best index/score go to counters.
+
+    `quiet` (per cell, nonzero: the move makes or stops no four or three) lets late quiet
+    moves be searched shallower first, as inner nodes do (late move reductions)."""
     counters = sr[9]
     counters[C_ROOT_DONE] = 0
     counters[C_ROOT_BEST] = 0
@@ -297,7 +304,12 @@ def root_search(bd: tuple, sr: tuple, depth: int, root_moves: np.ndarray, root_s
         if i == 0:
             score = -negamax(bd, sr, depth - 1, -beta, -alpha, YES)
         else:
-            score = -negamax(bd, sr, depth - 1, -alpha - 1, -alpha, NO)
+            reduction = 0
+            if quiet is not None and depth >= 4 and i >= ROOT_LMR_FROM and quiet[p]:
+                reduction = 1 if i < ROOT_LMR_FAR else 2
+            score = -negamax(bd, sr, depth - 1 - reduction, -alpha - 1, -alpha, NO)
+            if score > alpha and reduction > 0:
+                score = -negamax(bd, sr, depth - 1, -alpha - 1, -alpha, NO)
             if score > alpha:
                 score = -negamax(bd, sr, depth - 1, -beta, -alpha, YES)
         unmake(bd)
@@ -315,6 +327,16 @@ def root_search(bd: tuple, sr: tuple, depth: int, root_moves: np.ndarray, root_s
         _tt_store(sr, bd[4][bd[3][I_PLY]], root_moves[counters[C_ROOT_BEST]], depth, TT_EXACT,
                   best, bd[3][I_PLY])
     return best
+
+
+def quiet_root_cells(bd: tuple, sr: tuple) -> np.ndarray:
+    """Per cell, 1 where a root candidate makes or stops no four or open three."""
+    ply = bd[3][I_PLY]
+    n = analyse(bd, sr, ply)
+    quiet = np.zeros(bd[0].shape[0], dtype=np.int64)
+    moves, flags = sr[2][ply][:n], sr[4][ply][:n]
+    quiet[moves[(flags & THREAT_FLAGS) == 0]] = 1
+    return quiet
 
 
 def opponent_vcf(bd: tuple, sr: tuple, depth: int) -> int:
