@@ -22,7 +22,7 @@ import pytest
 from app_input import click
 
 from gomoku.net.bridge import NetBridge
-from gomoku.net.events import Connected, RequestAnswered
+from gomoku.net.events import Connected, Moved, RequestAnswered
 from gomoku.ui.app import App, AppOptions
 
 LOOPBACK = "127.0.0.1"
@@ -148,6 +148,14 @@ def test_the_waiting_host_and_a_request_dialog_look_right(tmp_path):
         run_until(app, lambda: app.lan.state == "playing")
         click(app, board.view.geometry.center((7, 7)))
         run_until(app, lambda: app.lan.game.board.ply == 1)
+        seen = []
+
+        def guest_saw_black_move() -> bool:
+            while not guest.events.empty():
+                seen.append(guest.events.get_nowait())
+            return any(isinstance(e, Moved) and e.ply == 1 for e in seen)
+
+        run_until(app, guest_saw_black_move)  # the guest may move only once the host's move reached it
         guest.move(8, 8)
         run_until(app, lambda: app.lan.game.board.ply == 2)
         guest.request("undo")
@@ -157,7 +165,6 @@ def test_the_waiting_host_and_a_request_dialog_look_right(tmp_path):
         click(app, board.duel.buttons["refuse"].rect.center)
         run_until(app, lambda: app.lan.incoming_request is None)
         assert app.lan.game.board.ply == 2
-        seen = []
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and not any(isinstance(e, RequestAnswered) for e in seen):
             while not guest.events.empty():
