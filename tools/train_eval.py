@@ -14,9 +14,14 @@ four-three, ...), plus a correction of its own for the pattern combinations seen
 
     # 1. Gather the games (deduplicated) from arena record folders into one small file:
     .venv/bin/python tools/train_eval.py collect /path/to/arena/*/ --out tools/training/freestyle-15.txt.gz
-    # 2. Fit, and write the weights module:
+    # 2. Fit, and write the weights module (several games files fit as one):
     .venv/bin/python tools/train_eval.py fit tools/training/freestyle-15.txt.gz \\
-        --out gomoku/engine/eval_weights.py
+        tools/training/rapfi-selfplay-15.txt.gz --out gomoku/engine/eval_weights.py
+
+The checked-in games: freestyle-15.txt.gz, every finished freestyle 15x15 game of our arena runs
+(hard, medium and outside engines against each other); rapfi-selfplay-15.txt.gz, Rapfi
+classical against itself at 0.1-0.2 s a move from random 3-stone openings (tools/arena.py
+ENGINE ENGINE --openings random), whose results follow from strong play on both sides.
 
 A games file holds one game a line: the result for black (1, 0.5, 0), the number of opening
 stones (not trained on), then the moves in notation.
@@ -138,6 +143,16 @@ def features(games_file: Path) -> dict[str, np.ndarray]:
             "game": np.array(game), "old_eval": np.array(old_eval, dtype=np.float64)}
 
 
+def features_of(games_files: list[Path]) -> dict[str, np.ndarray]:
+    """`features` of several games files, their games numbered apart."""
+    parts = [features(path) for path in games_files]
+    offset = 0
+    for part in parts:
+        part["game"] = part["game"] + offset
+        offset = int(part["game"].max()) + 1 if len(part["game"]) else offset
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+
+
 def _additive() -> np.ndarray:
     """[combo, N_ADDITIVE]: each combo's per-line code counts and its threat class."""
     matrix = np.zeros((len(COMBOS), N_ADDITIVE), dtype=np.float32)
@@ -197,6 +212,7 @@ def fit(data: dict[str, np.ndarray], min_use: int, l2: float, steps: int, seed: 
         "held-out log loss, a coin": _log_loss(np.full(held.sum(), y[train].mean()), y[held]),
         "held-out log loss, cell scores": _log_loss(_sigmoid(scale * old[held]), y[held]),
         "held-out log loss, trained": _log_loss(_sigmoid(x[held] @ w + bias), y[held]),
+        "intercept (left out: a tempo the side to move has)": float(bias),
     }
     return own_value / scale, opp_value / scale, report
 
@@ -227,8 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     gather = sub.add_parser("collect", help="gather arena records into a games file")
     gather.add_argument("folders", nargs="+", type=Path)
     gather.add_argument("--out", type=Path, required=True)
-    train = sub.add_parser("fit", help="fit the weights to a games file")
-    train.add_argument("games", type=Path)
+    train = sub.add_parser("fit", help="fit the weights to games files")
+    train.add_argument("games", type=Path, nargs="+")
     train.add_argument("--out", type=Path, required=True)
     train.add_argument("--min-use", type=int, default=50, help="positions a combination needs for a value of its own")
     train.add_argument("--l2", type=float, default=3e-4)
@@ -238,11 +254,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "collect":
         collect(args.folders, args.out)
         return 0
-    data = features(args.games)
+    data = features_of(args.games)
     own, opp, report = fit(data, args.min_use, args.l2, args.steps, args.seed)
     for key, value in report.items():
         print(f"{key}: {value:.4f}" if isinstance(value, float) else f"{key}: {value}")
-    count = write_weights(own, opp, args.out, args.games.name)
+    count = write_weights(own, opp, args.out, " and ".join(path.name for path in args.games))
     print(f"{count} combinations to {args.out}")
     return 0
 
