@@ -126,7 +126,9 @@ def test_hard_uses_its_turn_but_stops_near_a_target_when_time_can_be_saved() -> 
     early = driver.think(position, Level.HARD, SearchLimit(1.0, target_s=0.1))
     early_s = time.perf_counter() - started
     assert whole.info["kind"] == early.info["kind"] == "search"
-    assert whole_s > 0.8 * driver.DEADLINE_SHARE
+    # The iterations pause at 80% of the budget for the last check and resume only if another
+    # one can finish: the whole turn ends between 0.75 and 0.95 of it.
+    assert whole_s > 0.7 * driver.DEADLINE_SHARE
     # Stopped earlier: measured against the whole turn, not a fixed bound (the checks after
     # the last iteration take several times longer on a busy machine: 0.76 s seen in CI).
     assert early_s < 0.8 * whole_s and early.depth >= 2
