@@ -150,12 +150,14 @@ def test_the_waiting_host_and_a_request_dialog_look_right(tmp_path):
         run_until(app, lambda: app.lan.game.board.ply == 1)
         seen = []
 
-        def guest_saw_black_move() -> bool:
+        def guest_events() -> list:
+            """Every event the guest's bridge has put out so far."""
             while not guest.events.empty():
                 seen.append(guest.events.get_nowait())
-            return any(isinstance(e, Moved) and e.ply == 1 for e in seen)
+            return seen
 
-        run_until(app, guest_saw_black_move)  # the guest may move only once the host's move reached it
+        # The guest may move only once the host's move has reached it.
+        run_until(app, lambda: any(isinstance(e, Moved) and e.ply == 1 for e in guest_events()))
         guest.move(8, 8)
         run_until(app, lambda: app.lan.game.board.ply == 2)
         guest.request("undo")
@@ -165,11 +167,7 @@ def test_the_waiting_host_and_a_request_dialog_look_right(tmp_path):
         click(app, board.duel.buttons["refuse"].rect.center)
         run_until(app, lambda: app.lan.incoming_request is None)
         assert app.lan.game.board.ply == 2
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and not any(isinstance(e, RequestAnswered) for e in seen):
-            while not guest.events.empty():
-                seen.append(guest.events.get_nowait())
-            time.sleep(0.02)
+        run_until(app, lambda: any(isinstance(e, RequestAnswered) for e in guest_events()), limit=10)
         assert any(isinstance(e, Connected) for e in seen)
         answers = [e for e in seen if isinstance(e, RequestAnswered)]
         assert answers and answers[-1].kind == "undo" and not answers[-1].accepted
