@@ -114,3 +114,26 @@ def test_a_bad_games_line_names_its_line(tmp_path, line) -> None:
         file.write("1 3 h8 i9 h9\n" + line + "\n")
     with pytest.raises(ValueError, match="line 2"):
         tool.features(path)
+
+
+def test_a_judges_values_label_each_position_and_join_the_fit(tmp_path) -> None:
+    """`label` asks a real brain (ours, at 20 ms a position) about each quiet position of six
+    games; the fit reads the labels back in `features` order, and refuses another games file's."""
+    tool = _train_eval_module()
+    with gzip.open(GAMES, "rt", encoding="ascii") as file:
+        games = [next(file) for _ in range(6)]
+    subset = tmp_path / "games.txt.gz"
+    with gzip.open(subset, "wt", encoding="ascii") as file:
+        file.writelines(games)
+    labels = tmp_path / "labels.txt.gz"
+    tool.label(subset, "hard", nodes=1000, jobs=2, out=labels, turn_ms=20)
+    data = tool.features_of([subset], [labels])
+    assert len(data["judge"]) == len(data["result"]) > 20
+    assert np.isfinite(data["judge"]).any() and (data["judge"] != 0).any()
+    own, opp, report = tool.fit(data, min_use=1, l2=3e-4, steps=20, seed=1, mix=0.5)
+    assert 20 <= report["judge's scale"] <= 2000 and "held-out log loss, the judge" in report
+    other = tmp_path / "other.txt.gz"
+    with gzip.open(other, "wt", encoding="ascii") as file:
+        file.writelines(games[::-1])
+    with pytest.raises(SystemExit, match="does not label"):
+        tool.features_of([other], [labels])

@@ -100,6 +100,7 @@ class BrainProcess:
                  info: Sequence[str] = ()) -> None:
         self.command = command
         self.info = tuple(info)  # more INFO lines sent with the clock at START
+        self.settle_s = SETTLE_S  # see settle (0 for a judge that is asked one position at a time)
         self.process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
@@ -164,7 +165,7 @@ class BrainProcess:
         as thinking for a moment after printing a move and drop a command that comes then
         (`TURN` lost, its `x,y` read as an unknown command): an opponent's instant reply
         must not forfeit them. Every send waits for it; a game calls it before the clock starts."""
-        time.sleep(max(self._replied + SETTLE_S - time.monotonic(), 0.0))
+        time.sleep(max(self._replied + self.settle_s - time.monotonic(), 0.0))
 
     def move(self, deadline: float) -> Point:
         line = self.reply(deadline)

@@ -14,7 +14,11 @@ four-three, ...), plus a correction of its own for the pattern combinations seen
 
     # 1. Gather the games (deduplicated) from arena record folders into one small file:
     .venv/bin/python tools/train_eval.py collect /path/to/arena/*/ --out tools/training/freestyle-15.txt.gz
-    # 2. Fit, and write the weights module (several games files fit as one):
+    # 2. (Optional) a stronger brain's evaluation of each quiet position, at a fixed node count:
+    .venv/bin/python tools/train_eval.py label tools/training/freestyle-15.txt.gz \\
+        --judge /path/to/pbrain-rapfi --out freestyle-15.labels.gz
+    # 3. Fit, and write the weights module (several games files fit as one; --labels: one per
+    #    games file, and the target mixes the game's result with the judge's win chance):
     .venv/bin/python tools/train_eval.py fit tools/training/freestyle-15.txt.gz \\
         tools/training/rapfi-selfplay-15.txt.gz --out gomoku/engine/eval_weights.py
 
@@ -32,8 +36,11 @@ from __future__ import annotations
 import argparse
 import gzip
 import itertools
+import re
 import sys
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +49,11 @@ from gomoku.core import Rule
 from gomoku.core.notation import format_moves, parse_moves
 from gomoku.core.records import GameRecord, RecordError, load_record
 from gomoku.engine import patterns, state, threats
+
+TOOLS = Path(__file__).resolve().parent
+if str(TOOLS) not in sys.path:
+    sys.path.insert(0, str(TOOLS))
+import arena  # noqa: E402  (tools/ is not a package)
 
 COMBOS = list(itertools.combinations_with_replacement(range(patterns.N_CODES), 4))
 N_ADDITIVE = patterns.N_CODES + 7  # per-line codes, then threat classes
@@ -108,14 +120,13 @@ def _parse_game(line: str, where: str) -> tuple[float, int, list]:
     return float(score), int(stones), points
 
 
-def features(games_file: Path) -> dict[str, np.ndarray]:
-    """Per quiet position: combo counts for the side to move and the opponent, the result for
-    the side to move, the game's number, and the cell-score evaluation (hard's weights)."""
-    combo = _combo_of_word()
+def quiet_positions(games_file: Path) -> Iterator[tuple]:
+    """Each quiet position of each game (no five to make or stop, no open four for the side to
+    move): (game number, moves so far, side to move, black's result, the side to move's and
+    the opponent's pattern words at the candidate cells)."""
     entry = threats.THREAT_TABLE.astype(np.int64)
     klass = (entry >> threats.T_CLASS_SHIFT) & 7
     tables = patterns.build_tables(patterns.RULE_FREESTYLE)
-    own, opp, result, game, old_eval = [], [], [], [], []
     with gzip.open(games_file, "rt", encoding="ascii") as file:
         for number, line in enumerate(file):
             black_result, stones, points = _parse_game(line, f"{games_file}: line {number + 1}")
@@ -132,20 +143,112 @@ def features(games_file: Path) -> dict[str, np.ndarray]:
                 theirs = codes[2 - side, cand].astype(np.int64)
                 if ((klass[mine] >= threats.TC_FLEX4).any() or (klass[theirs] == threats.TC_FIVE).any()):
                     continue  # not quiet: the search decides these, never the evaluation
-                own.append(np.bincount(combo[mine], minlength=len(COMBOS)).astype(np.int16))
-                opp.append(np.bincount(combo[theirs], minlength=len(COMBOS)).astype(np.int16))
-                result.append(black_result if side == 1 else 1 - black_result)
-                game.append(number)
-                bonus = threats.THREAT_BONUS[klass[theirs]]
-                theirs_value = ((entry[theirs] & threats.T_VALUE) + bonus * 25 // 100 - bonus).sum()
-                old_eval.append(((entry[mine] & threats.T_VALUE).sum() * 12 - theirs_value * 10) // 8)
+                yield number, points[:k + 1], side, black_result, mine, theirs
+
+
+def features(games_file: Path) -> dict[str, np.ndarray]:
+    """Per quiet position: combo counts for the side to move and the opponent, the result for
+    the side to move, the game's number, its stones, and the cell-score evaluation (hard's
+    weights)."""
+    combo = _combo_of_word()
+    entry = threats.THREAT_TABLE.astype(np.int64)
+    klass = (entry >> threats.T_CLASS_SHIFT) & 7
+    own, opp, result, game, stones, old_eval = [], [], [], [], [], []
+    for number, moves, side, black_result, mine, theirs in quiet_positions(games_file):
+        own.append(np.bincount(combo[mine], minlength=len(COMBOS)).astype(np.int16))
+        opp.append(np.bincount(combo[theirs], minlength=len(COMBOS)).astype(np.int16))
+        result.append(black_result if side == 1 else 1 - black_result)
+        game.append(number)
+        stones.append(len(moves))
+        bonus = threats.THREAT_BONUS[klass[theirs]]
+        theirs_value = ((entry[theirs] & threats.T_VALUE) + bonus * 25 // 100 - bonus).sum()
+        old_eval.append(((entry[mine] & threats.T_VALUE).sum() * 12 - theirs_value * 10) // 8)
     return {"own": np.array(own), "opp": np.array(opp), "result": np.array(result),
-            "game": np.array(game), "old_eval": np.array(old_eval, dtype=np.float64)}
+            "game": np.array(game), "stones": np.array(stones),
+            "old_eval": np.array(old_eval, dtype=np.float64)}
 
 
-def features_of(games_files: list[Path]) -> dict[str, np.ndarray]:
-    """`features` of several games files, their games numbered apart."""
+JUDGE_EVAL = re.compile(r"(?:Eval|score)\s*[:=]?\s*([+-]?M?\d+)")  # Rapfi's -229, +M5, -M4; ours
+JUDGE_TIMEOUT_S = 30.0
+
+
+def label(games_file: Path, judge: str, nodes: int, jobs: int, out: Path, turn_ms: int = 600000) -> None:
+    """Write the judge brain's evaluation of every quiet position of `games_file` (the side to
+    move's view, at `nodes` nodes, or `turn_ms` for a brain without INFO max_node): one line
+    each, in `features` order: game, stones, value."""
+    positions = [(number, moves, side) for number, moves, side, *_ in quiet_positions(games_file)]
+    values: list[str] = [""] * len(positions)
+    command = arena.engine_command(judge)
+    started = time.monotonic()
+
+    def work(first: int) -> None:
+        brain = None
+        for i in range(first, len(positions), jobs):
+            number, moves, side = positions[i]
+            board = ["BOARD", *(f"{x},{y},{1 if k % 2 == side - 1 else 2}"
+                                for k, (x, y) in enumerate(moves)), "DONE"]
+            for _attempt in range(3):  # a lost command or a crash: a fresh brain, at most twice
+                try:
+                    if brain is None:
+                        brain = arena.BrainProcess(command, info=[f"INFO max_node {nodes}"])
+                        brain.start(SIZE, Rule.FREESTYLE, turn_ms / 1000)  # (waits until it searches)
+                        brain.settle_s = 0.0  # it answers each position before it gets the next
+                    brain.messages.clear()
+                    brain.send(*board)
+                    brain.move(time.monotonic() + JUDGE_TIMEOUT_S)
+                except arena.BrainFailure:
+                    if brain is not None:
+                        brain.close()
+                    brain = None
+                    continue
+                found = [match for match in map(JUDGE_EVAL.search, brain.messages) if match]
+                values[i] = found[-1].group(1) if found else "0"  # none: an instant answer
+                break
+            else:
+                failures.append(f"the judge gave no answer for game {number}, {len(moves)} stones")
+                break
+            if first == 0 and i % 5000 < jobs:
+                print(f"{i}/{len(positions)} in {time.monotonic() - started:.0f} s", flush=True)
+        if brain is not None:
+            brain.close()
+
+    failures: list[str] = []
+    workers = [threading.Thread(target=work, args=(first,)) for first in range(jobs)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    if failures:
+        raise SystemExit(failures[0])
+    with gzip.open(out, "wt", encoding="ascii") as file:
+        for (number, moves, _side), value in zip(positions, values, strict=True):
+            file.write(f"{number} {len(moves)} {value}\n")
+    print(f"{len(positions)} positions to {out} in {time.monotonic() - started:.0f} s")
+
+
+def judged(labels_file: Path, data: dict[str, np.ndarray]) -> np.ndarray:
+    """The judge's values of `label` for `data`'s positions (a mate: +-inf), checked against them."""
+    rows = []
+    with gzip.open(labels_file, "rt", encoding="ascii") as file:
+        for line in file:
+            number, stones, value = line.split()
+            if "M" in value:
+                rows.append((int(number), int(stones), np.inf if value.startswith("+") else -np.inf))
+            else:
+                rows.append((int(number), int(stones), float(value)))
+    table = np.array(rows, dtype=np.float64).reshape(-1, 3)
+    if len(table) != len(data["game"]) or (table[:, 0] != data["game"]).any() \
+            or (table[:, 1] != data["stones"]).any():
+        raise SystemExit(f"{labels_file} does not label these games' positions (relabel them)")
+    return table[:, 2]
+
+
+def features_of(games_files: list[Path], labels_files: list[Path] | None = None) -> dict[str, np.ndarray]:
+    """`features` of several games files, their games numbered apart; with `labels_files` (one
+    per games file, from `label`), the judge's value of each position too."""
     parts = [features(path) for path in games_files]
+    for part, labels in zip(parts, labels_files or [], strict=False):
+        part["judge"] = judged(labels, part)
     offset = 0
     for part in parts:
         part["game"] = part["game"] + offset
@@ -173,18 +276,31 @@ def _log_loss(p: np.ndarray, y: np.ndarray) -> float:
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1 / (1 + np.exp(-z))
+    return 1 / (1 + np.exp(-np.clip(z, -50, 50)))  # (a mate is +-inf)
 
 
-def fit(data: dict[str, np.ndarray], min_use: int, l2: float, steps: int, seed: int) -> tuple:
-    """(own values, opponent values) per combo in evaluation units, and a report."""
-    y = data["result"].astype(np.float32)
+def fit(data: dict[str, np.ndarray], min_use: int, l2: float, steps: int, seed: int,
+        mix: float = 0.0) -> tuple:
+    """(own values, opponent values) per combo in evaluation units, and a report. With the
+    judge's values in `data`, the target is (1 - mix) x the game's result + mix x the judge's
+    win chance (its value through the logistic curve that fits the results best)."""
+    result = data["result"].astype(np.float32)
     rng = np.random.default_rng(seed)
     games = np.unique(data["game"])
     held = np.isin(data["game"], rng.choice(games, len(games) // 5, replace=False))
     train = ~held
+    y = result
+    judge_report = {}
+    if mix > 0:
+        value = data["judge"]
+        judge_scale = min(np.geomspace(20, 2000, 120),
+                          key=lambda s: _log_loss(_sigmoid(value[train] / s), result[train]))
+        chance = _sigmoid(value / judge_scale).astype(np.float32)
+        y = (1 - mix) * result + mix * chance
+        judge_report = {"judge's scale": float(judge_scale),
+                        "held-out log loss, the judge": _log_loss(chance[held], result[held])}
     old = data["old_eval"]
-    scale = min(np.geomspace(1e-4, 1e-1, 120), key=lambda k: _log_loss(_sigmoid(k * old[train]), y[train]))
+    scale = min(np.geomspace(1e-4, 1e-1, 120), key=lambda k: _log_loss(_sigmoid(k * old[train]), result[train]))
     own, opp = data["own"].astype(np.float32), data["opp"].astype(np.float32)
     add = _additive()
     own_kept = (own[train] > 0).sum(axis=0) >= min_use
@@ -209,9 +325,10 @@ def fit(data: dict[str, np.ndarray], min_use: int, l2: float, steps: int, seed: 
     opp_value[opp_kept] += w[2 * N_ADDITIVE + own_kept.sum():]
     report = {
         "positions": int(len(y)), "held-out positions": int(held.sum()), "scale K": float(scale),
-        "held-out log loss, a coin": _log_loss(np.full(held.sum(), y[train].mean()), y[held]),
-        "held-out log loss, cell scores": _log_loss(_sigmoid(scale * old[held]), y[held]),
-        "held-out log loss, trained": _log_loss(_sigmoid(x[held] @ w + bias), y[held]),
+        "held-out log loss, a coin": _log_loss(np.full(held.sum(), result[train].mean()), result[held]),
+        "held-out log loss, cell scores": _log_loss(_sigmoid(scale * old[held]), result[held]),
+        "held-out log loss, trained": _log_loss(_sigmoid(x[held] @ w + bias), result[held]),
+        **judge_report,
         "intercept (left out: a tempo the side to move has)": float(bias),
     }
     return own_value / scale, opp_value / scale, report
@@ -250,12 +367,32 @@ def main(argv: list[str] | None = None) -> int:
     train.add_argument("--l2", type=float, default=3e-4)
     train.add_argument("--steps", type=int, default=2000)
     train.add_argument("--seed", type=int, default=1)
+    train.add_argument("--labels", type=Path, nargs="+", metavar="FILE",
+                       help="the judge's values (from label), one file per games file, in order")
+    train.add_argument("--mix", type=float, default=0.5,
+                       help="with --labels: the judge's share of the target (default 0.5)")
+    judge = sub.add_parser("label", help="a judge brain's value of each quiet position")
+    judge.add_argument("games", type=Path)
+    judge.add_argument("--judge", required=True, help="the judge's brain command, e.g. /path/to/pbrain-rapfi")
+    judge.add_argument("--nodes", type=int, default=10000, help="nodes a position (INFO max_node)")
+    judge.add_argument("--turn-ms", type=int, default=600000,
+                       help="time a position (INFO timeout_turn), for a judge without max_node")
+    judge.add_argument("--jobs", type=int, default=2)
+    judge.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     if args.command == "collect":
         collect(args.folders, args.out)
         return 0
-    data = features_of(args.games)
-    own, opp, report = fit(data, args.min_use, args.l2, args.steps, args.seed)
+    if args.command == "label":
+        label(args.games, args.judge, args.nodes, args.jobs, args.out, args.turn_ms)
+        return 0
+    if args.labels is not None and len(args.labels) != len(args.games):
+        parser.error("--labels needs one file per games file")
+    if not 0 <= args.mix <= 1:
+        parser.error("--mix must be 0 to 1")
+    data = features_of(args.games, args.labels)
+    own, opp, report = fit(data, args.min_use, args.l2, args.steps, args.seed,
+                           args.mix if args.labels else 0.0)
     for key, value in report.items():
         print(f"{key}: {value:.4f}" if isinstance(value, float) else f"{key}: {value}")
     count = write_weights(own, opp, args.out, " and ".join(path.name for path in args.games))
