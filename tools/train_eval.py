@@ -16,19 +16,24 @@ four-three, ...), plus a correction of its own for the pattern combinations seen
     .venv/bin/python tools/train_eval.py collect /path/to/arena/*/ --out tools/training/freestyle-15.txt.gz
     # 2. (Optional) a stronger brain's evaluation of each quiet position, at a fixed node count:
     .venv/bin/python tools/train_eval.py label tools/training/freestyle-15.txt.gz \\
-        --judge /path/to/pbrain-rapfi --out freestyle-15.labels.gz
+        --judge /path/to/pbrain-rapfi --out tools/training/freestyle-15.labels.gz
     # 3. Fit, and write the weights module (several games files fit as one; --labels: one per
     #    games file, and the target mixes the game's result with the judge's win chance):
     .venv/bin/python tools/train_eval.py fit tools/training/freestyle-15.txt.gz \\
-        tools/training/rapfi-selfplay-15.txt.gz --out gomoku/engine/eval_weights.py
+        tools/training/rapfi-selfplay-15.txt.gz --labels tools/training/freestyle-15.labels.gz \\
+        tools/training/rapfi-selfplay-15.labels.gz --mix 0.5 --out gomoku/engine/eval_weights.py
 
 The checked-in games: freestyle-15.txt.gz, every finished freestyle 15x15 game of our arena runs
 (hard, medium and outside engines against each other); rapfi-selfplay-15.txt.gz, Rapfi
 classical against itself at 0.1-0.2 s a move from random 3-stone openings (tools/arena.py
 ENGINE ENGINE --openings random), whose results follow from strong play on both sides.
+The *.labels.gz files: Rapfi classical's evaluation of each of their quiet positions at 10,000
+nodes (`label`, its default), about 140 positions a second on two cores.
 
 A games file holds one game a line: the result for black (1, 0.5, 0), the number of opening
-stones (not trained on), then the moves in notation.
+stones (not trained on), then the moves in notation. A labels file holds one quiet position a
+line, in the order the fit reads them: the game's line number from 0, the stones on the board,
+and the judge's value for the side to move (+M5 / -M4: a mate).
 """
 
 from __future__ import annotations
@@ -395,7 +400,10 @@ def main(argv: list[str] | None = None) -> int:
                            args.mix if args.labels else 0.0)
     for key, value in report.items():
         print(f"{key}: {value:.4f}" if isinstance(value, float) else f"{key}: {value}")
-    count = write_weights(own, opp, args.out, " and ".join(path.name for path in args.games))
+    source = " and ".join(path.name for path in args.games)
+    if args.labels:
+        source += f",\nwith the judge's values in {' and '.join(path.name for path in args.labels)} (mix {args.mix})"
+    count = write_weights(own, opp, args.out, source)
     print(f"{count} combinations to {args.out}")
     return 0
 
