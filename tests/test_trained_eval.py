@@ -137,3 +137,8 @@ def test_a_judges_values_label_each_position_and_join_the_fit(tmp_path) -> None:
         file.writelines(games[::-1])
     with pytest.raises(SystemExit, match="does not label"):
         tool.features_of([other], [labels])
+    damaged = tmp_path / "damaged.txt.gz"
+    with gzip.open(damaged, "wt", encoding="ascii") as file:
+        file.write("0 3 -120\n0 4 12x\n")
+    with pytest.raises(SystemExit, match="line 2"):
+        tool.features_of([subset], [damaged])

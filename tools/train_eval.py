@@ -175,6 +175,7 @@ def features(games_file: Path) -> dict[str, np.ndarray]:
 
 JUDGE_EVAL = re.compile(r"(?:Eval|score)\s*[:=]?\s*([+-]?M?\d+)")  # Rapfi's -229, +M5, -M4; ours
 JUDGE_TIMEOUT_S = 30.0
+LABEL_LINE = re.compile(r"(\d{1,7}) (\d{1,3}) ([+-]?M?\d{1,6})")  # a labels file's line
 
 
 def label(games_file: Path, judge: str, nodes: int, jobs: int, out: Path, turn_ms: int = 600000) -> None:
@@ -235,8 +236,11 @@ def judged(labels_file: Path, data: dict[str, np.ndarray]) -> np.ndarray:
     """The judge's values of `label` for `data`'s positions (a mate: +-inf), checked against them."""
     rows = []
     with gzip.open(labels_file, "rt", encoding="ascii") as file:
-        for line in file:
-            number, stones, value = line.split()
+        for line_number, line in enumerate(file, 1):
+            match = LABEL_LINE.fullmatch(line.strip())
+            if match is None:
+                raise SystemExit(f"{labels_file}: line {line_number} is not 'game stones value'")
+            number, stones, value = match.groups()
             if "M" in value:
                 rows.append((int(number), int(stones), np.inf if value.startswith("+") else -np.inf))
             else:
