@@ -82,14 +82,20 @@ def _train_eval_module():
     return module
 
 
+def _first_games(tmp_path: Path, count: int, name: str = "games.txt.gz") -> tuple[Path, list[str]]:
+    """A games file of the first `count` checked-in games, and its lines."""
+    with gzip.open(GAMES, "rt", encoding="ascii") as file:
+        games = [next(file) for _ in range(count)]
+    subset = tmp_path / name
+    with gzip.open(subset, "wt", encoding="ascii") as file:
+        file.writelines(games)
+    return subset, games
+
+
 def test_a_fit_on_some_games_predicts_held_out_results_better_than_the_cell_scores(tmp_path) -> None:
     """The tool end to end on the first 400 checked-in games: the weights it writes load."""
     tool = _train_eval_module()
-    with gzip.open(GAMES, "rt", encoding="ascii") as file:
-        games = [next(file) for _ in range(400)]
-    subset = tmp_path / "games.txt.gz"
-    with gzip.open(subset, "wt", encoding="ascii") as file:
-        file.writelines(games)
+    subset, _games = _first_games(tmp_path, 400)
     data = tool.features(subset)
     own, opp, report = tool.fit(data, min_use=50, l2=3e-4, steps=300, seed=1)
     assert report["held-out log loss, trained"] < report["held-out log loss, cell scores"] < 0.6932
@@ -120,11 +126,7 @@ def test_a_judges_values_label_each_position_and_join_the_fit(tmp_path) -> None:
     """`label` asks a real brain (ours, at 20 ms a position) about each quiet position of six
     games; the fit reads the labels back in `features` order, and refuses another games file's."""
     tool = _train_eval_module()
-    with gzip.open(GAMES, "rt", encoding="ascii") as file:
-        games = [next(file) for _ in range(6)]
-    subset = tmp_path / "games.txt.gz"
-    with gzip.open(subset, "wt", encoding="ascii") as file:
-        file.writelines(games)
+    subset, games = _first_games(tmp_path, 6)
     labels = tmp_path / "labels.txt.gz"
     tool.label(subset, "hard", nodes=1000, jobs=2, out=labels, turn_ms=20)
     data = tool.features_of([subset], [labels])
