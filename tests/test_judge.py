@@ -10,6 +10,7 @@ from pathlib import Path
 
 from gomoku.core import Board, Rule
 from gomoku.core.notation import parse_point
+from gomoku.core.records import load_record
 
 JUDGE = Path(__file__).resolve().parent.parent / "tools" / "judge.py"
 
@@ -42,3 +43,52 @@ def test_each_position_is_judged_before_and_after_our_move_and_kept_for_the_next
     assert second.returncode == 0, second.stderr
     assert "positions" not in second.stderr  # no "N positions" progress: nothing re-judged
     assert json.loads(cache.read_text()) == kept
+
+
+def test_a_mate_in_the_judges_message_counts_as_a_mate():
+    """Rapfi writes a mate as +M5 or -M4; read as digits only, it was skipped and an earlier,
+    shallower evaluation taken instead."""
+    sys.path.insert(0, str(JUDGE.parent))
+    import arena
+
+    pattern = re.compile(arena.EVAL_PATTERN)
+    messages = ["Depth 8 | Eval 37 | Node 900", "Speed 681K | Depth 9-2 | Eval +M5 | Node 2044"]
+    assert arena.evaluation_in(messages, pattern) == arena.MATE_VALUE
+    assert arena.evaluation_in(["Depth 12 | Eval -M4 | Node 9"], pattern) == -arena.MATE_VALUE
+    assert arena.evaluation_in(["Depth 1 | Eval 37", "Depth 2 | Eval -229 | Node 5"], pattern) == -229
+    assert arena.evaluation_in(["Bestline h8"], pattern) is None
+
+
+def test_middle_game_positions_come_from_arena_records_and_two_runs_compare(tmp_path):
+    """Real games (hard against medium, 0.05 s a move), then medium's turns in them judged twice:
+    the second run reads the kept positions and prints the paired difference."""
+    games = tmp_path / "games"
+    arena = JUDGE.parent / "arena.py"
+    played = subprocess.run([sys.executable, str(arena), "hard", "medium", "--games", "2",
+                             "--time", "0.05", "--out", str(games)],
+                            capture_output=True, text=True, timeout=300)
+    assert played.returncode == 0, played.stderr
+    cache, first_results = tmp_path / "middle.json", tmp_path / "first.json"
+    args = [sys.executable, str(JUDGE), "--judge", "medium", "--judge-eval", r"score (-?\d+)",
+            "--games", str(games), "--engine", "medium", "--per-game", "3", "--time", "0.05",
+            "--level", "medium", "--cache", str(cache)]
+    first = subprocess.run(args + ["--results", str(first_results)], capture_output=True,
+                           text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    kept = json.loads(cache.read_text())
+    assert 1 <= len(kept) <= 6
+    records = [load_record(path) for path in sorted(games.glob("*.gomoku"))]
+    for item in kept:  # medium's turns: after the opening, before the end
+        moves = [tuple(p) for p in item["moves"]]
+        record = next(r for r in records if list(r.moves[:len(moves)]) == moves)
+        medium_is_black = record.black == "medium"
+        assert (len(moves) % 2 == 0) == medium_is_black
+        assert 3 <= len(moves) <= len(record.moves) - 6
+    results = json.loads(first_results.read_text())
+    assert [item["moves"] for item in results] == [item["moves"] for item in kept]
+    second = subprocess.run(args + ["--compare", str(first_results)], capture_output=True,
+                            text=True, timeout=300)
+    assert second.returncode == 0, second.stderr
+    assert "positions" not in second.stderr  # nothing asked of the judge again
+    if len(kept) >= 2:
+        assert f"compare with first.json on {len(kept)} positions: mean loss " in second.stdout

@@ -51,8 +51,29 @@ OPENING_RADIUS = 2  # opening stones fall in the 5x5 square around the centre
 BALANCE_DEPTH = 6  # the fixed search depth that judges whether an opening is balanced
 OPENINGS_DIR = Path(__file__).resolve().parent / "openings"
 """The checked-in opening sets, `<rule>-<size>.txt` (see tools/make_openings.py)."""
-EVAL_PATTERN = r"Eval\s*[:=]?\s*(-?\d+)"  # a judge brain's evaluation in its MESSAGE (Rapfi's)
+EVAL_PATTERN = r"Eval\s*[:=]?\s*([+-]?M?\d+)"  # a judge's evaluation in its MESSAGE (Rapfi's: -229, +M5)
+MATE_VALUE = 30000  # a judge's mate (+M5, -M4) read as a number
 _MOVE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+
+
+def evaluation_in(messages: list[str], pattern: re.Pattern[str]) -> int | None:
+    """Group 1 of the latest message matching `pattern` (a judge's evaluation), a mate (M: +M5,
+    -M4) as +-MATE_VALUE; None if none matches. Read as digits only, a mate was skipped and an
+    earlier, shallower evaluation taken instead."""
+    for line in reversed(messages):
+        match = pattern.search(line)
+        if match:
+            text = match.group(1)
+            if "M" in text:
+                return -MATE_VALUE if text.startswith("-") else MATE_VALUE
+            return int(text)
+    return None
+
+
+def opening_stones(record: GameRecord) -> int:
+    """The stones the arena placed before the engines played, by its record (3 if it does not say)."""
+    extra = record.extra.get("arena", {}) if isinstance(record.extra, dict) else {}
+    return int(extra.get("opening_stones", 3)) if isinstance(extra, dict) else 3
 
 
 class BrainFailure(Exception):
@@ -153,12 +174,8 @@ class BrainProcess:
             return line.strip()
 
     def evaluation(self, pattern: re.Pattern[str]) -> int | None:
-        """Group 1 of the latest MESSAGE matching `pattern` (a judge's evaluation), else None."""
-        for line in reversed(self.messages):
-            match = pattern.search(line)
-            if match:
-                return int(match.group(1))
-        return None
+        """The judge's latest evaluation in its MESSAGE lines (`evaluation_in`), else None."""
+        return evaluation_in(self.messages, pattern)
 
     def settle(self) -> None:
         """Wait until SETTLE_S after this brain's last move. Some brains (Rapfi) still count

@@ -3,6 +3,11 @@
 
     .venv/bin/python tools/judge.py --judge /path/to/pbrain-rapfi --time 1 --cache judge.json
 
+    # middle games: positions from arena records where hard was to move; paired with a
+    # results file an earlier version wrote on the same positions
+    .venv/bin/python tools/judge.py --judge /path/to/pbrain-rapfi --games arena-out \
+        --cache middle.json --results new.json --compare old.json
+
 A quicker measure than a match while tuning: for each position of the opening set (the
 opening's three stones, then the judge's own reply, so both colours are asked), our engine
 (this work tree, in this process) chooses a move at --time seconds, and the judge evaluates
@@ -14,6 +19,13 @@ more than 200, and how often our move is the judge's.
 The judge runs with a node limit (INFO max_node, which Rapfi honours), so its evaluations repeat
 exactly from run to run; --cache keeps the positions and their evaluations before our move, so
 a later run (another engine version) asks the judge only about our moves.
+
+With --games, the positions are the middle games of arena records instead: up to --per-game
+of the turns ENGINE (--engine) had in each game, spread over the game (the opening stones and
+the last moves left out), and only where the judge sees no forced win for either side: there
+every move wins or every move loses. Matches between versions are noisy (100 games give
++-10%); here both versions answer the same positions, so --compare (another run's --results
+file) prints the paired difference of the mean loss with its standard error.
 """
 
 from __future__ import annotations
@@ -32,11 +44,13 @@ import arena  # noqa: E402  (tools/ is not a package)
 
 from gomoku.core import Board, Rule  # noqa: E402
 from gomoku.core.notation import format_point  # noqa: E402
+from gomoku.core.records import RECORD_SUFFIX, RecordError, load_record  # noqa: E402
 from gomoku.engine import driver  # noqa: E402
 from gomoku.engine.api import Level, Position, SearchLimit  # noqa: E402
 
-MATE_CAP = 2000  # what a mate (Rapfi: 30000 - plies) counts as in the mean loss
+MATE_CAP = 2000  # what a mate (arena.MATE_VALUE) counts as in the mean loss
 BIG_LOSS = 200
+END_MOVES = 6  # a game's last moves, left out of --games: the game is decided by then
 
 
 class Judge:
@@ -95,6 +109,55 @@ def positions(judge: Judge, openings: list, cache: Path | None) -> list[dict]:
     return found
 
 
+def game_positions(judge: Judge, folder: Path, engine: str, per_game: int, cache: Path | None) -> list[dict]:
+    """Up to `per_game` positions a game where `engine` was to move, in the arena records of
+    `folder`, with the judge's evaluation and move; those the judge calls won or lost are left
+    out. From the cache if kept."""
+    if cache is not None and cache.exists():
+        return positions(judge, [], cache)
+    found = []
+    for path in sorted(folder.glob(f"*{RECORD_SUFFIX}")):
+        try:
+            record = load_record(path)
+        except (OSError, RecordError):
+            continue
+        if record.rule != judge.rule or record.size != judge.size or engine not in (record.black, record.white):
+            continue
+        first = 0 if record.black == engine else 1
+        stones = arena.opening_stones(record)
+        turns = [i for i in range(first, len(record.moves) - END_MOVES, 2) if i >= stones]
+        picked = [turns[round(k * (len(turns) - 1) / max(per_game - 1, 1))]
+                  for k in range(min(per_game, len(turns)))] if turns else []
+        for turn in dict.fromkeys(picked):
+            moves = [list(p) for p in record.moves[:turn]]
+            value, move = judge.ask([tuple(p) for p in moves])
+            if abs(value) < arena.MATE_VALUE:
+                found.append({"moves": moves, "eval": value, "best": list(move)})
+        print(f"{len(found)} positions", file=sys.stderr, flush=True)
+    if cache is not None:
+        cache.write_text(json.dumps(found))
+    return found
+
+
+def compare(results: list[dict], earlier_file: Path) -> str:
+    """The paired difference of the mean loss against an earlier run's results file."""
+    try:
+        earlier = {json.dumps(item["moves"]): (int(item["loss"]), list(item["ours"]))
+                   for item in json.loads(earlier_file.read_text())}
+    except (OSError, ValueError, TypeError, KeyError) as error:
+        raise SystemExit(f"judge.py: {earlier_file} is not a results file this tool wrote ({error})") from None
+    pairs = [(item, earlier[key]) for item in results if (key := json.dumps(item["moves"])) in earlier]
+    if len(pairs) < 2:
+        return f"compare: only {len(pairs)} positions in common with {earlier_file}"
+    diff = [item["loss"] - before for item, (before, _ours) in pairs]
+    mean = sum(diff) / len(diff)
+    spread = (sum((d - mean) ** 2 for d in diff) / (len(diff) - 1)) ** 0.5
+    same = sum(item["ours"] == ours for item, (_before, ours) in pairs)
+    return (f"compare with {earlier_file.name} on {len(diff)} positions: mean loss {mean:+.1f} "
+            f"(standard error {spread / len(diff) ** 0.5:.1f}; negative: this run loses less), "
+            f"the same move in {same}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--judge", required=True, help="the judge brain's command line")
@@ -108,15 +171,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=50, help="openings used (default 50)")
     parser.add_argument("--cache", type=Path, help="JSON file keeping the judged positions")
     parser.add_argument("--judge-eval", default=arena.EVAL_PATTERN,
-                        help="regex whose group 1 is the evaluation in the judge's MESSAGE")
+                        help="regex whose group 1 is the evaluation in the judge's MESSAGE (M: a mate)")
+    parser.add_argument("--games", type=Path, metavar="FOLDER",
+                        help="positions from the arena records in FOLDER instead of the openings")
+    parser.add_argument("--engine", default="hard", help="with --games: whose turns to take")
+    parser.add_argument("--per-game", type=int, default=5, help="with --games: positions a game")
+    parser.add_argument("--results", type=Path, help="write each position's move and loss (JSON)")
+    parser.add_argument("--compare", type=Path, metavar="FILE",
+                        help="an earlier run's --results on the same positions: the paired difference")
     args = parser.parse_args(argv)
     rule = Rule(args.rule)
     path = args.openings or arena.default_openings_file(rule, args.size)
     openings = arena.read_openings(path, args.size, rule)[: args.count]
     judge = Judge(args.judge, args.nodes, rule, args.size, args.judge_eval)
     driver.warm_up()
-    losses, big, same = [], 0, 0
-    for item in positions(judge, openings, args.cache):
+    if args.games is not None:
+        asked = game_positions(judge, args.games, args.engine, args.per_game, args.cache)
+    else:
+        asked = positions(judge, openings, args.cache)
+    losses, big, same, results = [], 0, 0, []
+    for item in asked:
         moves = [tuple(p) for p in item["moves"]]
         board = Board.from_moves(moves, args.size, rule)
         driver.new_game()
@@ -125,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         after, _ = judge.ask(moves + [ours])
         loss = capped(item["eval"]) - capped(-after)
         losses.append(loss)
+        results.append({"moves": item["moves"], "ours": list(ours), "loss": loss})
         big += loss > BIG_LOSS
         same += ours == tuple(item["best"])
         print(f"{' '.join(format_point(p, args.size) for p in moves):<24} ours "
@@ -134,6 +209,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(losses)} positions: mean loss {sum(losses) / n:.0f} (mates count "
           f"{MATE_CAP}), losing > {BIG_LOSS}: {big} ({100 * big / n:.0f}%), the judge's move: "
           f"{same} ({100 * same / n:.0f}%)")
+    if args.results is not None:
+        args.results.write_text(json.dumps(results))
+    if args.compare is not None:
+        print(compare(results, args.compare))
     return 0
 
 

@@ -79,7 +79,7 @@ def collect(folders: list[Path], out: Path) -> None:
 
     def line_of(record: GameRecord) -> str | None:
         result = {"black": "1", "white": "0", "draw": "0.5"}.get(record.result)
-        return None if result is None else f"{result} {opening_stones(record)} {format_moves(record.moves, SIZE)}"
+        return None if result is None else f"{result} {arena.opening_stones(record)} {format_moves(record.moves, SIZE)}"
 
     write_games(folders, out, line_of)
 
@@ -103,12 +103,6 @@ def write_games(folders: list[Path], out: Path, line_of: Callable[[GameRecord], 
     with gzip.open(out, "wt", encoding="ascii") as file:
         file.write("\n".join(lines) + "\n")
     print(f"{len(lines)} games to {out}")
-
-
-def opening_stones(record: GameRecord) -> int:
-    """The stones the arena placed before the engines played (3 if the record does not say)."""
-    arena = record.extra.get("arena", {}) if isinstance(record.extra, dict) else {}
-    return int(arena.get("opening_stones", 3)) if isinstance(arena, dict) else 3
 
 
 def _parse_game(line: str, where: str) -> tuple[float, int, list]:

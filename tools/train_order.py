@@ -37,12 +37,12 @@ from gomoku.core.records import GameRecord
 from gomoku.engine import patterns, state, threats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import arena  # noqa: E402  (tools/ is not a package)
 from train_eval import (  # noqa: E402
     COMBOS,
     SIZE,
     _additive,
     _combo_of_word,
-    opening_stones,
     write_games,
     write_table,
 )
@@ -58,7 +58,7 @@ def collect(folders: list[Path], player: str, out: Path) -> None:
         side = 1 if player in record.black else 2 if player in record.white else 0
         if side == 0 or (player in record.black and player in record.white):  # self-play: skip
             return None
-        return f"{side} {opening_stones(record)} {format_moves(record.moves, SIZE)}"
+        return f"{side} {arena.opening_stones(record)} {format_moves(record.moves, SIZE)}"
 
     write_games(folders, out, line_of)
 
