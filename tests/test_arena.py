@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -341,3 +342,17 @@ def test_nodes2_sends_the_second_engine_its_node_limit(tmp_path):
     assert refused.returncode == 0, refused.stderr
     assert all(r.extra["arena"]["reason"] == "refused START" for r in records_in(tmp_path / "no"))
     assert "must be at least 1" in run_arena("medium", engine, "--nodes2", "0").stderr
+
+
+def test_depth1_holds_our_first_engine_to_a_depth(tmp_path):
+    """Hard told INFO max_depth 2 never reports a deeper search, and the records say so."""
+    out = tmp_path / "out"
+    done = run_arena("hard", "medium", "--games", "2", "--time", "2", "--depth1", "2",
+                     "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "hard is sent INFO max_depth 2" in done.stdout
+    assert json.loads((out / "summary.json").read_text())["depth1"] == 2
+    log = (out / "engine1-job1.log").read_text()  # what hard wrote: its MESSAGE lines
+    depths = [int(d) for d in re.findall(r"MESSAGE \w+ depth (\d+) ", log)]
+    assert depths and max(depths) == 2
+    assert "must be at least 1" in run_arena("hard", "medium", "--depth1", "0").stderr

@@ -180,6 +180,9 @@ def test_info_sets_rule_level_and_clock_and_refuses_nonsense():
     )
     assert brain.handle("INFO time_left 90000") == [] and brain.clock.time_left_ms == 90000
     assert brain.handle("INFO max_memory 83886080") == []
+    assert brain.handle("INFO max_depth 8") == [] and brain.clock.max_depth == 8
+    assert brain.handle("INFO max_depth 1000") == [] and brain.clock.max_depth == 60
+    assert brain.handle("INFO max_depth 0") == [] and brain.clock.max_depth == 0
     assert brain.handle("INFO game_type 1") == []
     assert brain.handle("INFO folder /tmp/x") == []
     assert brain.handle("INFO evaluate 3,4") == []
@@ -188,6 +191,7 @@ def test_info_sets_rule_level_and_clock_and_refuses_nonsense():
         "INFO rule x",
         "INFO level grandmaster",
         "INFO timeout_turn soon",
+        "INFO max_depth deep",
     ]:
         replies = brain.handle(bad)
         assert len(replies) == 1 and replies[0].startswith("ERROR "), bad
@@ -572,3 +576,19 @@ def test_console_script_exits_cleanly_at_end_of_input():
         timeout=60,
     )
     assert done.returncode == 0 and done.stdout.startswith('name="')
+
+
+def test_a_depth_limit_makes_every_search_repeat_exactly():
+    """INFO max_depth with a turn time the search finishes in: two fresh brains give the same
+    move from the same search (depth, score, nodes), whatever else the machine is doing."""
+    position = "BOARD\n7,7,1\n8,8,2\n8,6,1\n6,8,2\n9,5,1\n10,4,2\nDONE"
+    answers = []
+    for _ in range(2):
+        brain = Brain(level=Level.HARD)
+        for line in ("INFO timeout_turn 20000", "INFO max_depth 5", "START 15"):
+            brain.handle(line)
+        replies = feed(brain, position)
+        message = replies[-2]
+        assert " depth 5 " in message, message
+        answers.append((move_of(replies), message.split(" time ")[0]))
+    assert answers[0] == answers[1]

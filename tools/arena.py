@@ -10,7 +10,9 @@ swapped. A move later than the time per move (plus --tolerance), a malformed rep
 illegal move loses. --time2 gives the second engine its own time per move (e.g. an engine that
 searches to a fixed depth and ignores the clock); the first is still held to --time. --nodes2 N
 also sends the second engine `INFO max_node N` (Rapfi stops its search there): a node-limited
-opponent plays the same on a busy machine as on an idle one, and in milliseconds.
+opponent plays the same on a busy machine as on an idle one, and in milliseconds. --depth1 N
+sends the first engine `INFO max_depth N`: with a --time it always finishes in, it too plays
+the same whatever the load, so two versions of ours meet the same replies where they agree.
 Every game is saved in --out (gomoku.core.records format and .psq), with a summary.json.
 
     .venv/bin/python tools/arena.py hard medium --games 20 --time 0.3 --out arena-out
@@ -577,6 +579,7 @@ class ArenaConfig:
     openings_file: Path | None = None  # a fixed opening set; None: random openings
     time2_s: float | None = None  # engine 2's time per move; None: time_s
     nodes2: int | None = None  # engine 2's node limit (INFO max_node); None: its clock only
+    depth1: int | None = None  # engine 1's depth limit (INFO max_depth); None: its clock only
 
     @property
     def times_s(self) -> tuple[float, float]:
@@ -586,7 +589,8 @@ class ArenaConfig:
     @property
     def infos(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """Each engine's INFO lines beyond the clock and the rule."""
-        return (), () if self.nodes2 is None else (f"INFO max_node {self.nodes2}",)
+        first = () if self.depth1 is None else (f"INFO max_depth {self.depth1}",)
+        return first, () if self.nodes2 is None else (f"INFO max_node {self.nodes2}",)
 
 
 def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameResult]:
@@ -610,6 +614,8 @@ def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameRes
         openings = [random_opening(rng, config.size, config.opening_stones) for _ in range(count)]
     if config.nodes2 is not None:
         print(f"{names[1]} is sent INFO max_node {config.nodes2}", file=report, flush=True)
+    if config.depth1 is not None:
+        print(f"{names[0]} is sent INFO max_depth {config.depth1}", file=report, flush=True)
     pending: queue.Queue[int] = queue.Queue()
     for index in range(config.games):
         pending.put(index)
@@ -652,6 +658,7 @@ def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameRes
         "time_per_move_s": config.time_s,
         "time2_per_move_s": config.times_s[1],
         "nodes2": config.nodes2,
+        "depth1": config.depth1,
         "rule": config.rule.value,
         "size": config.size,
         "seed": config.seed,
@@ -749,6 +756,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="send ENGINE2 `INFO max_node N` too (Rapfi stops searching at N nodes): an opponent "
         "whose strength does not depend on the machine's load",
     )
+    parser.add_argument(
+        "--depth1",
+        type=int,
+        metavar="N",
+        help="send ENGINE1 `INFO max_depth N` (ours and Rapfi stop deepening there); with a "
+        "--time it always finishes in, its moves repeat exactly whatever the machine's load: "
+        "two versions then meet the same opponent moves, for tuning",
+    )
     parser.add_argument("--rule", choices=[rule.value for rule in RULE_CODES], default="freestyle")
     parser.add_argument("--size", type=int, default=15, help="board size (default 15)")
     parser.add_argument(
@@ -795,6 +810,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--time2 must be positive")
     if args.nodes2 is not None and args.nodes2 < 1:
         parser.error("--nodes2 must be at least 1")
+    if args.depth1 is not None and args.depth1 < 1:
+        parser.error("--depth1 must be at least 1")
     if not 15 <= args.size <= 20:
         parser.error("--size must be 15 to 20")
     if args.balance < 0:
@@ -836,6 +853,7 @@ def main(argv: list[str] | None = None) -> int:
         openings_file=openings_file,
         time2_s=args.time2,
         nodes2=args.nodes2,
+        depth1=args.depth1,
     )
     try:
         run_arena(config)

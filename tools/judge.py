@@ -163,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--judge", required=True, help="the judge brain's command line")
     parser.add_argument("--nodes", type=int, default=1_000_000, help="judge's nodes a position")
     parser.add_argument("--time", type=float, default=1.0, help="our seconds a move")
+    parser.add_argument("--depth", type=int, help="our deepest iteration: with a --time it "
+                        "always finishes in, our moves repeat exactly whatever the load")
     parser.add_argument("--level", choices=["medium", "hard"], default="hard")
     parser.add_argument("--openings", type=Path, help="default: the arena's set for rule and size")
     parser.add_argument("--rule", choices=[rule.value for rule in arena.RULE_CODES],
@@ -195,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         board = Board.from_moves(moves, args.size, rule)
         driver.new_game()
         ours = driver.think(Position.from_board(board), Level(args.level),
-                            SearchLimit(args.time)).move
+                            SearchLimit(args.time, max_depth=args.depth)).move
         after, _ = judge.ask(moves + [ours])
         loss = capped(item["eval"]) - capped(-after)
         losses.append(loss)

@@ -12,7 +12,9 @@ testable without a subprocess; `main` is the thin loop around it. Coordinates ar
 - INFO keys: timeout_turn, timeout_match, time_left (ms); rule (a bit mask: 0 freestyle,
   1 exactly five, 4 renju; bit 2, continuous game, is accepted and the base rule played,
   since the brain plays one game at a time; caro (8) and other values are refused with
-  ERROR and the rule in force is kept); our own `level easy|medium|hard`. max_memory is
+  ERROR and the rule in force is kept); our own `level easy|medium|hard` and `max_depth N`
+  (the deepest iteration, as Rapfi reads it; 0: none): with a turn time it is sure to
+  finish in, every move is the same whatever the machine's load, for tuning. max_memory is
   accepted and ignored (the largest table, hard's, is 32 MiB), as are game_type, folder
   and any other key.
 
@@ -52,6 +54,7 @@ MIN_THINK_S = 0.01
 MIN_MOVES_LEFT = 12  # a move's share of the match clock: over at least this many more moves
 MAX_SHARE_MOVES = 7  # a hard move may take up to the match clock over this many moves
 WATCHDOG_FACTOR = 1.05  # the stop flag is raised shortly after the budget, as a guard
+MAX_DEPTH = 60  # INFO max_depth above this is this (hard's own deepest iteration)
 MAX_INFO_NUMBER = 2**31 - 1  # INFO numbers are clamped to a C int, as managers send them
 
 RULE_BITS = {0: Rule.FREESTYLE, 1: Rule.STANDARD, 4: Rule.RENJU}
@@ -71,11 +74,12 @@ class ProtocolError(ValueError):
 
 @dataclass
 class TimeControl:
-    """The manager's clock settings in milliseconds (None: never sent)."""
+    """The manager's clock settings in milliseconds (None: never sent), and a depth limit."""
 
     timeout_turn_ms: int | None = None
     timeout_match_ms: int = 0  # 0: no match limit
     time_left_ms: int | None = None
+    max_depth: int = 0  # INFO max_depth: the deepest iteration (0: none)
 
     def _match_left_s(self) -> float | None:
         if self.timeout_match_ms <= 0:
@@ -388,7 +392,7 @@ class Brain:
     def _info(self, argument: str) -> list[str]:
         key, *rest = argument.split(None, 1) or [""]
         key, value = key.lower(), (rest[0].strip() if rest else "")
-        if key in ("timeout_turn", "timeout_match", "time_left", "max_memory", "game_type"):
+        if key in ("timeout_turn", "timeout_match", "time_left", "max_memory", "game_type", "max_depth"):
             try:
                 number = parse_clamped_int(value, 0, MAX_INFO_NUMBER)
             except InputError:
@@ -399,6 +403,8 @@ class Brain:
                 self.clock.timeout_match_ms = number
             elif key == "time_left":
                 self.clock.time_left_ms = number
+            elif key == "max_depth":
+                self.clock.max_depth = min(number, MAX_DEPTH)
         elif key == "rule":
             self._set_rule(parse_rule(value))
         elif key == "level":
@@ -473,7 +479,8 @@ class Brain:
         watchdog.start()
         try:
             result = self._think(
-                Position.from_board(board), self.level, SearchLimit(budget, target_s=target),
+                Position.from_board(board), self.level,
+                SearchLimit(budget, max_depth=self.clock.max_depth or None, target_s=target),
                 stop=stop,
             )
         except (
