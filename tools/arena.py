@@ -11,8 +11,8 @@ illegal move loses. --time2 gives the second engine its own time per move (e.g. 
 searches to a fixed depth and ignores the clock); the first is still held to --time. --nodes2 N
 also sends the second engine `INFO max_node N` (Rapfi stops its search there): a node-limited
 opponent plays the same on a busy machine as on an idle one, and in milliseconds. --depth1 N
-sends the first engine `INFO max_depth N`: with a --time it always finishes in, it too plays
-the same whatever the load, so two versions of ours meet the same replies where they agree.
+sends the first engine `INFO max_depth N`: a move it finishes within --time repeats exactly
+whatever the load, so two versions of ours meet the same replies where they agree.
 Every game is saved in --out (gomoku.core.records format and .psq), with a summary.json.
 
     .venv/bin/python tools/arena.py hard medium --games 20 --time 0.3 --out arena-out
@@ -760,9 +760,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--depth1",
         type=int,
         metavar="N",
-        help="send ENGINE1 `INFO max_depth N` (ours and Rapfi stop deepening there); with a "
-        "--time it always finishes in, its moves repeat exactly whatever the machine's load: "
-        "two versions then meet the same opponent moves, for tuning",
+        help="send ENGINE1 `INFO max_depth N` (ours and Rapfi stop deepening there): a move "
+        "it finishes within --time repeats exactly whatever the machine's load, so two "
+        "versions meet the same opponent moves where they agree, for tuning",
     )
     parser.add_argument("--rule", choices=[rule.value for rule in RULE_CODES], default="freestyle")
     parser.add_argument("--size", type=int, default=15, help="board size (default 15)")
