@@ -92,3 +92,10 @@ def test_middle_game_positions_come_from_arena_records_and_two_runs_compare(tmp_
     assert "positions" not in second.stderr  # nothing asked of the judge again
     if len(kept) >= 2:
         assert f"compare with first.json on {len(kept)} positions: mean loss " in second.stdout
+
+
+def test_nonsense_limits_are_refused_with_a_message(tmp_path):
+    for option in (["--depth", "0"], ["--per-game", "0"]):
+        done = subprocess.run([sys.executable, str(JUDGE), "--judge", "medium", *option],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and "must be at least 1" in done.stderr, option

@@ -163,8 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--judge", required=True, help="the judge brain's command line")
     parser.add_argument("--nodes", type=int, default=1_000_000, help="judge's nodes a position")
     parser.add_argument("--time", type=float, default=1.0, help="our seconds a move")
-    parser.add_argument("--depth", type=int, help="our deepest iteration: with a --time it "
-                        "always finishes in, our moves repeat exactly whatever the load")
+    parser.add_argument("--depth", type=int, help="our deepest iteration: a move we finish "
+                        "within --time repeats exactly whatever the load")
     parser.add_argument("--level", choices=["medium", "hard"], default="hard")
     parser.add_argument("--openings", type=Path, help="default: the arena's set for rule and size")
     parser.add_argument("--rule", choices=[rule.value for rule in arena.RULE_CODES],
@@ -182,6 +182,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", type=Path, metavar="FILE",
                         help="an earlier run's --results on the same positions: the paired difference")
     args = parser.parse_args(argv)
+    if args.depth is not None and args.depth < 1:
+        parser.error("--depth must be at least 1")
+    if args.per_game < 1:
+        parser.error("--per-game must be at least 1")
     rule = Rule(args.rule)
     path = args.openings or arena.default_openings_file(rule, args.size)
     openings = arena.read_openings(path, args.size, rule)[: args.count]
