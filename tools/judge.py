@@ -35,6 +35,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parent
@@ -84,8 +85,9 @@ def capped(value: int) -> int:
     return max(-MATE_CAP, min(MATE_CAP, value))
 
 
-def positions(judge: Judge, openings: list, cache: Path | None) -> list[dict]:
-    """The positions to ask about, with the judge's evaluation and move; from the cache if kept."""
+def judged_positions(judge: Judge, cache: Path | None, ask_all: Callable[[], list[dict]]) -> list[dict]:
+    """The positions to ask about, with the judge's evaluation and move: from the cache if kept,
+    else from `ask_all` (then kept in the cache)."""
     if cache is not None and cache.exists():
         try:
             kept = json.loads(cache.read_text())
@@ -96,25 +98,28 @@ def positions(judge: Judge, openings: list, cache: Path | None) -> list[dict]:
         except (OSError, ValueError, TypeError, KeyError) as error:
             raise SystemExit(f"judge.py: {cache} is not a cache this tool wrote ({error}); "
                              "delete it to judge the positions again") from None
-    found = []
-    for opening in openings:
-        moves = [list(p) for p in opening]
-        for _ in range(2):  # the opening, then after the judge's reply: both colours move
-            value, move = judge.ask([tuple(p) for p in moves])
-            found.append({"moves": [list(p) for p in moves], "eval": value, "best": list(move)})
-            moves = moves + [list(move)]
-        print(f"{len(found)} positions", file=sys.stderr, flush=True)
+    found = ask_all()
     if cache is not None:
         cache.write_text(json.dumps(found))
     return found
 
 
-def game_positions(judge: Judge, folder: Path, engine: str, per_game: int, cache: Path | None) -> list[dict]:
+def opening_positions(judge: Judge, openings: list) -> list[dict]:
+    """Each opening, and the position after the judge's reply to it: both colours move."""
+    found = []
+    for opening in openings:
+        moves = [list(p) for p in opening]
+        for _ in range(2):
+            value, move = judge.ask([tuple(p) for p in moves])
+            found.append({"moves": [list(p) for p in moves], "eval": value, "best": list(move)})
+            moves = moves + [list(move)]
+        print(f"{len(found)} positions", file=sys.stderr, flush=True)
+    return found
+
+
+def game_positions(judge: Judge, folder: Path, engine: str, per_game: int) -> list[dict]:
     """Up to `per_game` positions a game where `engine` was to move, in the arena records of
-    `folder`, with the judge's evaluation and move; those the judge calls won or lost are left
-    out. From the cache if kept."""
-    if cache is not None and cache.exists():
-        return positions(judge, [], cache)
+    `folder`; those the judge calls won or lost are left out."""
     found = []
     for path in sorted(folder.glob(f"*{RECORD_SUFFIX}")):
         try:
@@ -134,8 +139,6 @@ def game_positions(judge: Judge, folder: Path, engine: str, per_game: int, cache
             if abs(value) < arena.MATE_VALUE:
                 found.append({"moves": moves, "eval": value, "best": list(move)})
         print(f"{len(found)} positions", file=sys.stderr, flush=True)
-    if cache is not None:
-        cache.write_text(json.dumps(found))
     return found
 
 
@@ -187,14 +190,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.per_game < 1:
         parser.error("--per-game must be at least 1")
     rule = Rule(args.rule)
-    path = args.openings or arena.default_openings_file(rule, args.size)
-    openings = arena.read_openings(path, args.size, rule)[: args.count]
     judge = Judge(args.judge, args.nodes, rule, args.size, args.judge_eval)
     driver.warm_up()
-    if args.games is not None:
-        asked = game_positions(judge, args.games, args.engine, args.per_game, args.cache)
-    else:
-        asked = positions(judge, openings, args.cache)
+
+    def ask_all() -> list[dict]:
+        if args.games is not None:
+            return game_positions(judge, args.games, args.engine, args.per_game)
+        path = args.openings or arena.default_openings_file(rule, args.size)
+        return opening_positions(judge, arena.read_openings(path, args.size, rule)[: args.count])
+
+    asked = judged_positions(judge, args.cache, ask_all)
     losses, big, same, results = [], 0, 0, []
     for item in asked:
         moves = [tuple(p) for p in item["moves"]]
