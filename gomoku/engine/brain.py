@@ -54,7 +54,7 @@ MIN_THINK_S = 0.01
 MIN_MOVES_LEFT = 12  # a move's share of the match clock: over at least this many more moves
 MAX_SHARE_MOVES = 7  # a hard move may take up to the match clock over this many moves
 WATCHDOG_FACTOR = 1.05  # the stop flag is raised shortly after the budget, as a guard
-MAX_DEPTH = 60  # INFO max_depth above this is this (hard's own deepest iteration)
+MAX_DEPTH = driver.LEVELS[Level.HARD].max_depth  # INFO max_depth above this is this
 MAX_INFO_NUMBER = 2**31 - 1  # INFO numbers are clamped to a C int, as managers send them
 
 RULE_BITS = {0: Rule.FREESTYLE, 1: Rule.STANDARD, 4: Rule.RENJU}
