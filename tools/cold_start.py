@@ -58,6 +58,12 @@ def command(module: str, *args: str) -> list[str]:
     return [sys.executable, "-c", PRELUDE, str(source), module, *args]
 
 
+def game_folder() -> Path:
+    """Where the game's processes start: `python -m` puts this folder first on the import path,
+    so the engine's preparing children (`python -m gomoku.engine.prepare`) import this copy."""
+    return source or ROOT
+
+
 def cold_env(jobs: int | None) -> dict[str, str]:
     """The environment of a first launch: empty cache and home folders, no screen."""
     env = dict(os.environ, XDG_CACHE_HOME=tempfile.mkdtemp(prefix="gomoku-cold-cache-"),
@@ -73,7 +79,7 @@ def menu_time(jobs: int | None) -> float:
     """Seconds from launching `python -m gomoku` to its first drawn menu frame."""
     env = dict(cold_env(jobs), GOMOKU_STARTUP_PROBE="1")
     launched = time.time()
-    result = subprocess.run(command("gomoku", "--windowed"), cwd=ROOT, env=env,
+    result = subprocess.run(command("gomoku", "--windowed"), cwd=game_folder(), env=env,
                             capture_output=True, text=True, timeout=120)
     for line in result.stdout.splitlines():
         if line.startswith("first_frame_epoch "):
@@ -129,7 +135,7 @@ def level_ready(app: object, level: object) -> bool:
 
 
 def app_figures(jobs: int | None) -> dict:
-    result = subprocess.run(command(__file__, "--inner-app"), cwd=ROOT, env=cold_env(jobs),
+    result = subprocess.run(command(__file__, "--inner-app"), cwd=game_folder(), env=cold_env(jobs),
                             capture_output=True, text=True, timeout=APP_TIME_LIMIT_S + 60)
     lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
     if not lines:
@@ -139,7 +145,7 @@ def app_figures(jobs: int | None) -> dict:
 
 def brain_figures(jobs: int | None, turns: int = 200) -> list[tuple[str, float, str]]:
     """(command, seconds to its reply, the reply's MESSAGE) for START and the first moves."""
-    brain = subprocess.Popen(command("gomoku.engine.brain"), cwd=ROOT,
+    brain = subprocess.Popen(command("gomoku.engine.brain"), cwd=game_folder(),
                              env=cold_env(jobs), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              text=True)
     assert brain.stdin is not None and brain.stdout is not None
