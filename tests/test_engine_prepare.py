@@ -43,6 +43,41 @@ def test_two_children_prepare_wherever_two_cores_may_be_used(monkeypatch) -> Non
     assert prepare.Preparer().jobs == 1
 
 
+COMPILED_NAMES = """
+import sys
+from numba.core import event
+from gomoku.engine import driver
+names = set()
+class Names(event.Listener):
+    def on_start(self, ev):
+        function = ev.data["dispatcher"].py_func
+        if function.__module__.startswith("gomoku."):  # not numba's own helpers
+            names.add(function.__name__)
+    def on_end(self, ev): pass
+event.register("numba:compile", Names())
+for part in sys.argv[1:]:
+    driver.warm_task(part)
+print(" ".join(sorted(names)))
+"""
+
+
+def test_the_main_search_child_loads_what_the_other_compiled_for_it(tmp_path) -> None:
+    # A shared callee compiled for other argument types than its callers pass would be compiled
+    # again in the main search's child, and every first launch would wait for it.
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+
+    def compiled(*parts: str) -> set[str]:
+        child = subprocess.run([sys.executable, "-c", COMPILED_NAMES, *parts], env=env,
+                               capture_output=True, text=True, timeout=300, check=True)
+        return set(child.stdout.split())
+
+    shared = compiled("tables", "shared")
+    searched = compiled("tables", "search")
+    assert {"sorted_moves", "_tt_probe", "_tt_store"} <= shared
+    assert "negamax" in searched
+    assert not shared & searched
+
+
 def test_a_failing_child_is_reported_and_the_cache_not_marked(tmp_path) -> None:
     preparer = prepare.Preparer(jobs=1, plan=[["tables", "no-such-part"]])
     preparer.start()

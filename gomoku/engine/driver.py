@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from gomoku.core import Color, Point, Rule
@@ -167,10 +168,11 @@ class _Clock:
         self._thread.join()
 
 
-WARM_TASKS = ("tables", "easy", "threats", "search", "hard")
+WARM_TASKS = ("tables", "shared", "easy", "threats", "search", "hard")
 """The parts of the engine to compile (or load)."""
-LEVEL_TASKS = {Level.EASY: ("tables", "easy"), Level.MEDIUM: ("tables", "threats", "search"),
-               Level.HARD: ("tables", "threats", "search", "hard")}
+LEVEL_TASKS = {Level.EASY: ("tables", "easy"),
+               Level.MEDIUM: ("tables", "shared", "threats", "search"),
+               Level.HARD: ("tables", "shared", "threats", "search", "hard")}
 """The parts each level searches with (the searching levels never use easy's greedy scorer)."""
 _warmed: set[str] = set()
 
@@ -224,6 +226,27 @@ def _warm_tables(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
         pattern_tables(rule)
 
 
+def _warm_shared(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
+    # The small callees that the main search and the threat searches share, none calling
+    # another: compiled here, in the threat searches' child, the main search's child (the
+    # longest) finds them in the cache when it gets to them instead of compiling them too.
+    # The argument types are the ones their callers pass (a different type would compile anew).
+    tables, search_tables = numba.typeof(bd), numba.typeof(sr)
+    row, i64, u64 = numba.typeof(sr[13][0]), numba.int64, numba.uint64
+    for function, signature in (
+        (threats.double_threat_wins, (tables, row)),
+        (search._tt_probe, (search_tables, u64, i64)),
+        (search._noise, (search_tables, u64)),
+        (threats._fail_probe, (search_tables, u64, i64)),
+        (threats.sorted_moves, (search_tables, i64, i64, i64, row, row, i64)),
+        (threats.five_cells_through, (tables, i64, i64)),
+        (threats._fail_store, (search_tables, u64, i64)),
+        (search._to_front, (row, row, i64, i64, i64)),
+        (search._tt_store, (search_tables, u64, i64, i64, i64, i64, i64)),
+    ):
+        function.compile(signature)
+
+
 def _warm_easy(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
     _think_easy(bd, sr, grid, int(Color.BLACK), grid.shape[0], time.perf_counter(), 1)
 
@@ -265,7 +288,7 @@ def _warm_hard(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
 
 
 _TASK_RUNNERS: dict[str, Callable[[tuple, tuple, np.ndarray], None]] = {
-    "tables": _warm_tables, "easy": _warm_easy, "threats": _warm_threats,
+    "tables": _warm_tables, "shared": _warm_shared, "easy": _warm_easy, "threats": _warm_threats,
     "search": _warm_search, "hard": _warm_hard,
 }
 

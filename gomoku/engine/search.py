@@ -27,6 +27,7 @@ from gomoku.engine.threats import (
     A_OWN4N,
     A_OWN5,
     A_OWNF4,
+    ALL_MOVES,
     C_ABORTED,
     C_NODE_LIMIT,
     C_NODES,
@@ -195,13 +196,13 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
     extension = 0
     if an[A_OPP5N] == 1:
         block = an[A_OPP5]
-        m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags)
+        m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags, ALL_MOVES)
         m = _to_front(order, order_flags, np.int64(m), np.int64(block), NO)
         if m == 0 or order[0] != block:
             return -(WIN - ply - 2)  # the block is forbidden for black: the four wins
         extension = 1
     elif an[A_OPPF4N] > 0:
-        m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order, order_flags)
+        m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order, order_flags, ALL_MOVES)
         if m == 0:
             return -(WIN - ply - 4)
     else:
@@ -271,7 +272,7 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
         i += 1
         if i == m and best < -WIN_MIN and m < m_all:
             # Every move we kept loses: the pruned ones get searched before we believe it.
-            m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags)
+            m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags, ALL_MOVES)
             m_all = m
 
     # Step 11. Transposition table store
@@ -366,16 +367,16 @@ def root_moves(bd: tuple, sr: tuple, out: np.ndarray, defend_depth: int) -> tupl
         out[0] = an[A_OWN5]
         return 1, 1
     if an[A_OPP5N] >= 1:
-        m = sorted_moves(sr, ply, n, FL_ANY, out, out_flags)
+        m = sorted_moves(sr, ply, n, FL_ANY, out, out_flags, ALL_MOVES)
         m = _to_front(out, out_flags, np.int64(m), np.int64(an[A_OPP5]), np.int64(0))
         if m > 0 and out[0] == an[A_OPP5]:
             return 1, 2
         # The block is forbidden for black: every move loses, keep the whole list.
-        return sorted_moves(sr, ply, n, FL_ANY, out, out_flags), 0
+        return sorted_moves(sr, ply, n, FL_ANY, out, out_flags, ALL_MOVES), 0
     if an[A_OWNF4] >= 0:
         out[0] = an[A_OWNF4]
         return 1, 3
-    m = sorted_moves(sr, ply, n, FL_ANY, out, out_flags)
+    m = sorted_moves(sr, ply, n, FL_ANY, out, out_flags, ALL_MOVES)
     if m == 0 or defend_depth <= 0:
         return m, 0
     # The opponent's continuous-four threats: keep only the moves after which none is left.

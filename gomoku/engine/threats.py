@@ -89,6 +89,7 @@ A_OWN_DOUBLE = 11  # a legal cell where the side to move makes a four-three or a
 N_ANALYSIS = 12
 
 MAX_MOVES = 512
+ALL_MOVES = np.int64(MAX_MOVES)  # sorted_moves' limit that keeps every move (typed: see FL_ANY)
 
 # Slots of `cnt` (counters) and `params`.
 C_NODES = 0
@@ -460,13 +461,13 @@ def _fail_store(sr: tuple, h: np.uint64, depth: int) -> None:
 
 @njit(nogil=True, cache=True, _nrt=False, forceinline=True)
 def sorted_moves(
-    sr: tuple, ply: int, n: int, mask: int, out: np.ndarray, out_flags: np.ndarray,
-    limit: int = MAX_MOVES,
+    sr: tuple, ply: int, n: int, mask: int, out: np.ndarray, out_flags: np.ndarray, limit: int,
 ) -> int:
     """Copy the candidates at `ply` whose flags meet `mask` (FL_ANY: all) and are not forbidden into
     `out` (their flags into `out_flags`), best ordering score first; returns how many.
 
-    At most `limit` are kept: the first `limit` of the full order (ties keep the scan order)."""
+    At most `limit` are kept (ALL_MOVES: every one): the first `limit` of the full order (ties
+    keep the scan order). `limit` is always given, as a typed int: one compiled version."""
     moves = sr[2][ply]
     scores = sr[3][ply]
     flags = sr[4][ply]
@@ -537,7 +538,7 @@ def vcf(bd: tuple, sr: tuple, depth: int) -> int:
                 order[0] = block
                 m = 1
     else:
-        m = sorted_moves(sr, ply, n, FL_OWN_FOUR, order, order_flags)
+        m = sorted_moves(sr, ply, n, FL_OWN_FOUR, order, order_flags, ALL_MOVES)
     me = info[I_SIDE]
     renju = info[I_RULE] == RULE_RENJU
     for i in range(m):
@@ -631,7 +632,7 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
                     order[0] = block
                     m = 1
         else:
-            m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OWN_THREE, order, order_flags)
+            m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OWN_THREE, order, order_flags, ALL_MOVES)
             m = _supported_threats(bd, sr, me, order, np.int64(m), np.int64(sr[10][P_VCT_WIDTH]))
         for i in range(m):
             p = order[i]
@@ -662,7 +663,7 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
         return 0
     if an[A_OPPF4N] == 0:
         return 0
-    m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order, order_flags)
+    m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order, order_flags, ALL_MOVES)
     if m == 0:
         return WIN - ply - 4
     worst = WIN
