@@ -239,17 +239,27 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
         p = order[i]
         make(bd, p)
         new_depth = depth - 1 + extension
+        # The first move gets the full window. A later one: a null window, a ply or two less
+        # if quiet (LMR); above alpha, again at full depth (stage 1), then with the full window
+        # (stage 2). One recursive call site: numba types the function again for each one.
         if i == 0:
-            score = -negamax(bd, sr, new_depth, -beta, -alpha, pv_node)
+            child_depth, child_alpha, child_pv, stage = new_depth, -beta, pv_node, 2
         else:
             reduction = 0
             if params[P_LMR] != 0 and depth >= 3 and i >= 3 and (order_flags[i] & THREAT_FLAGS) == 0:
                 reduction = 1 if i < 8 else 2
-            score = -negamax(bd, sr, new_depth - reduction, -alpha - 1, -alpha, NO)
-            if score > alpha and reduction > 0:
-                score = -negamax(bd, sr, new_depth, -alpha - 1, -alpha, NO)
-            if score > alpha and score < beta:
-                score = -negamax(bd, sr, new_depth, -beta, -alpha, YES)
+            child_depth, child_alpha, child_pv = new_depth - reduction, -alpha - 1, NO
+            stage = 0 if reduction > 0 else 1
+        while True:
+            score = -negamax(bd, sr, child_depth, child_alpha, -alpha, child_pv)
+            if stage == 2 or score <= alpha:
+                break
+            if stage == 0:
+                child_depth, stage = new_depth, 1
+            elif score < beta:
+                child_alpha, child_pv, stage = -beta, YES, 2
+            else:
+                break
         unmake(bd)
         if counters[C_ABORTED] != 0:
             return 0
