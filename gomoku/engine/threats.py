@@ -606,6 +606,7 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
     renju = info[I_RULE] == RULE_RENJU
     order = sr[13][ply]
     order_flags = sr[14][ply]
+    h = bd[4][ply] ^ VCT_SALT  # the attacker's fail-table key
     if me == attacker:
         # Step 1. Attacker: immediate wins, forced blocks, then fours and threes.
         if an[A_OWN5] >= 0:
@@ -621,7 +622,6 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
             return WIN - ply - 5
         if depth <= 0:
             return 0
-        h = bd[4][ply] ^ VCT_SALT
         if _fail_probe(sr, h, depth):
             return 0
         if an[A_OPP5N] == 1:
@@ -634,48 +634,50 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
         else:
             m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OWN_THREE, order, order_flags, ALL_MOVES)
             m = _supported_threats(bd, sr, me, order, np.int64(m), np.int64(sr[10][P_VCT_WIDTH]))
-        for i in range(m):
-            p = order[i]
-            make(bd, p)
-            result = vct(bd, sr, depth - 1, attacker)
-            unmake(bd)
+        child_depth = depth - 1
+    else:
+        # Step 2. Defender: win first if possible, block fives, answer every threat.
+        if an[A_OWN5] >= 0:
+            return 0
+        if an[A_OPP5N] >= 2:
+            return WIN - ply - 2
+        if an[A_OPP5N] == 1:
+            block = an[A_OPP5]
+            if renju and me == 1 and is_forbidden(bd, block, np.int64(0)):
+                return WIN - ply - 2
+            order[0] = block
+            m = 1
+        else:
+            if an[A_OWNF4] >= 0:
+                return 0
+            if an[A_OPPF4N] == 0:
+                return 0
+            m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order, order_flags, ALL_MOVES)
+            if m == 0:
+                return WIN - ply - 4
+        child_depth = depth
+    # Step 3. The moves, searched by one recursive call (numba types the function again for
+    # each call site): the attacker needs one that wins, the defender loses if all lose.
+    worst = WIN
+    for i in range(m):
+        p = order[i]
+        make(bd, p)
+        result = vct(bd, sr, child_depth, attacker)
+        unmake(bd)
+        if me == attacker:
             if result > 0:
                 an[A_BEST] = p
                 return result
             if sr[9][C_ABORTED] != 0:
                 return 0
+        else:
+            if result <= 0:
+                return 0
+            if result < worst:
+                worst = result
+    if me == attacker:
         _fail_store(sr, h, depth)
         return 0
-    # Step 2. Defender: win first if possible, block fives, answer every threat.
-    if an[A_OWN5] >= 0:
-        return 0
-    if an[A_OPP5N] >= 2:
-        return WIN - ply - 2
-    if an[A_OPP5N] == 1:
-        block = an[A_OPP5]
-        if renju and me == 1 and is_forbidden(bd, block, np.int64(0)):
-            return WIN - ply - 2
-        make(bd, block)
-        result = vct(bd, sr, depth, attacker)
-        unmake(bd)
-        return result
-    if an[A_OWNF4] >= 0:
-        return 0
-    if an[A_OPPF4N] == 0:
-        return 0
-    m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order, order_flags, ALL_MOVES)
-    if m == 0:
-        return WIN - ply - 4
-    worst = WIN
-    for i in range(m):
-        p = order[i]
-        make(bd, p)
-        result = vct(bd, sr, depth, attacker)
-        unmake(bd)
-        if result <= 0:
-            return 0
-        if result < worst:
-            worst = result
     return worst
 
 
