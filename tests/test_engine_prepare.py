@@ -4,6 +4,7 @@ and the brain answers on an empty cache without compiling in its own process."""
 from __future__ import annotations
 
 import os
+import select
 import subprocess
 import sys
 
@@ -61,9 +62,10 @@ print(" ".join(sorted(names)))
 """
 
 
-def test_the_main_search_child_loads_what_the_other_compiled_for_it(tmp_path) -> None:
-    # A shared callee compiled for other argument types than its callers pass would be compiled
-    # again in the main search's child, and every first launch would wait for it.
+def test_no_function_is_compiled_by_both_children(tmp_path) -> None:
+    # A part compiled for other argument types than its callers pass would be compiled again
+    # by the other child, and every first launch would wait for it. In prepare.SPLIT's order:
+    # the shared callees, then the core and the main search, then the threat searches.
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
 
     def compiled(*parts: str) -> set[str]:
@@ -72,10 +74,33 @@ def test_the_main_search_child_loads_what_the_other_compiled_for_it(tmp_path) ->
         return set(child.stdout.split())
 
     shared = compiled("tables", "shared")
-    searched = compiled("tables", "search")
+    searched = compiled("tables", "core", "search")
+    threat_searches = compiled("tables", "easy", "threats", "hard")
     assert {"sorted_moves", "_tt_probe", "_tt_store"} <= shared
-    assert "negamax" in searched
+    assert {"analyse", "vcf", "negamax"} <= searched
+    assert "vct" in threat_searches
     assert not shared & searched
+    assert not (shared | searched) & threat_searches
+
+
+@pytest.mark.parametrize("how", ["told", "input ends"])
+def test_a_child_waits_for_a_need_another_makes_until_told_or_its_input_ends(how: str) -> None:
+    child = subprocess.Popen([sys.executable, "-m", "gomoku.engine.prepare", "tables", "threats"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().startswith("done tables")
+        waiting, _, _ = select.select([child.stdout], [], [], 1.0)
+        assert not waiting  # "threats" needs "core", which this child does not make
+        if how == "told":
+            child.stdin.write("core\n")
+            child.stdin.flush()
+        else:
+            child.stdin.close()
+        out = child.stdout.read()
+        assert child.wait(timeout=120) == 0
+    finally:
+        child.kill()
+    assert out.startswith("done threats")
 
 
 def test_a_failing_child_is_reported_and_the_cache_not_marked(tmp_path) -> None:

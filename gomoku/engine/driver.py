@@ -168,11 +168,14 @@ class _Clock:
         self._thread.join()
 
 
-WARM_TASKS = ("tables", "shared", "easy", "threats", "search", "hard")
+WARM_TASKS = ("tables", "shared", "core", "easy", "threats", "search", "hard")
 """The parts of the engine to compile (or load)."""
 LEVEL_TASKS = {Level.EASY: ("tables", "easy"),
-               Level.MEDIUM: ("tables", "shared", "threats", "search"),
-               Level.HARD: ("tables", "shared", "threats", "search", "hard")}
+               Level.MEDIUM: ("tables", "shared", "core", "threats", "search"),
+               Level.HARD: ("tables", "shared", "core", "threats", "search", "hard")}
+TASK_NEEDS = {"threats": "core", "search": "core", "hard": "core"}
+"""The part each part calls into: a process compiling a part without its need itself waits
+for another to have it in the cache, rather than compiling it a second time at once."""
 """The parts each level searches with (the searching levels never use easy's greedy scorer)."""
 _warmed: set[str] = set()
 
@@ -247,6 +250,18 @@ def _warm_shared(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
         function.compile(signature)
 
 
+def _warm_core(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
+    # What every search calls: moves on the board, the analysis of a position, the VCF.
+    tables, search_tables = numba.typeof(bd), numba.typeof(sr)
+    for function, signature in (
+        (threats.poll, (search_tables,)),
+        (state.make, (tables, numba.int64)),
+        (threats.analyse, (tables, search_tables, numba.int64)),
+        (threats.vcf, (tables, search_tables, numba.int64)),
+    ):
+        function.compile(signature)
+
+
 def _warm_easy(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
     _think_easy(bd, sr, grid, int(Color.BLACK), grid.shape[0], time.perf_counter(), 1)
 
@@ -288,7 +303,8 @@ def _warm_hard(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
 
 
 _TASK_RUNNERS: dict[str, Callable[[tuple, tuple, np.ndarray], None]] = {
-    "tables": _warm_tables, "shared": _warm_shared, "easy": _warm_easy, "threats": _warm_threats,
+    "tables": _warm_tables, "shared": _warm_shared, "core": _warm_core,
+    "easy": _warm_easy, "threats": _warm_threats,
     "search": _warm_search, "hard": _warm_hard,
 }
 

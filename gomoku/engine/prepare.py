@@ -4,7 +4,10 @@ numba's compiler holds the GIL for tens of seconds on a first launch; in a child
 cannot stall the game's frames or a brain's replies. A `Preparer` starts one or two children
 (`python -m gomoku.engine.prepare PART...`), each compiling some of the driver's parts
 (`driver.WARM_TASKS`) and printing `done PART SECONDS` as each is in the cache. The caller
-then loads each finished part with `driver.warm_task` (a cache load: well under a second).
+then loads each finished part with `driver.warm_task` (a cache load: well under a second),
+and passes the part's name to the other children's input: a child that is to compile a part
+whose need (`driver.TASK_NEEDS`) another child makes reads its input until that name comes
+(or the input ends: then it compiles the need itself; run by hand, give it </dev/null).
 When every part is done a marker file in the cache folder says so, and later launches skip
 the children. Importing this module imports numba (through the package) but compiles nothing.
 """
@@ -28,11 +31,12 @@ from numba.core import event
 from gomoku.engine import driver
 from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResult, StopFlag
 
-SPLIT = (("tables", "shared", "easy", "threats", "hard"), ("tables", "search"))
+SPLIT = (("tables", "shared", "easy", "threats", "hard"), ("tables", "core", "search"))
 """Two children's parts: the threat searches with what builds on them, and the main search
-(the longer one, alone); each child orders its parts so that the level asked for comes first.
-The first child compiles the small callees both share ("shared") before the second needs them,
-which then loads them from the cache: 2 s off the longest child (tools/compile_profile.py)."""
+(the longer one); each child orders its parts so that the level asked for comes first. Nothing
+is compiled twice: the first child compiles the small callees both share ("shared") before
+the second needs them, which loads them from the cache; the second compiles what every search
+calls ("core"), and the first waits for it (`driver.TASK_NEEDS`) before its threat searches."""
 CHILD_NICE = 5  # the children's lower CPU priority
 MAX_LINE = 200  # a child's progress line longer than this is not ours: ignored
 
@@ -101,11 +105,13 @@ class Preparer:
         if plan is not None:
             self._plan = plan
         else:
-            # The parts the chosen level needs first, the rest after.
+            # The parts the chosen level needs first, the rest after; but a part that waits
+            # for another child goes last, so that the wait is spent compiling the others.
             needed = driver.LEVEL_TASKS[first]
             parts = SPLIT if self.jobs >= 2 else (driver.WARM_TASKS,)
-            self._plan = [sorted(child, key=lambda part: (part not in needed,
-                                                          driver.WARM_TASKS.index(part)))
+            self._plan = [sorted(child, key=lambda part, child=child: (
+                              driver.TASK_NEEDS.get(part, part) not in child,
+                              part not in needed, driver.WARM_TASKS.index(part)))
                           for child in parts]
         self._lock = threading.Lock()
         self._done: list[str] = []
@@ -123,11 +129,14 @@ class Preparer:
             errors = tempfile.TemporaryFile()  # a file, not a pipe: warnings can never block it
             child = subprocess.Popen(
                 [sys.executable, "-m", "gomoku.engine.prepare", *parts],
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
                 env=env, text=True, errors="replace",
             )
             self._children.append(child)
             self._stderr.append(errors)
+            others = {part for plan in self._plan if plan is not parts for part in plan}
+            if not any(driver.TASK_NEEDS.get(part) in others for part in parts):
+                child.stdin.close()  # no other child makes what it needs: it never waits
         readers = [threading.Thread(target=self._follow, args=(c,), daemon=True,
                                     name="engine-prepare") for c in self._children]
         for reader in readers:
@@ -179,12 +188,32 @@ class Preparer:
                     if words[1] not in self._done:
                         self._done.append(words[1])
                     self._changed.notify_all()
+                self._tell_others(child, words[1] + "\n")
+        # This child has ended: another waiting for a part it would have made must not wait on.
+        self._tell_others(child, None)
+
+    def _tell_others(self, sender: subprocess.Popen, line: str | None) -> None:
+        """Write `line` (a part now in the cache) to the other children's input; None ends it."""
+        with self._lock:
+            for child in self._children:
+                if child is sender or child.stdin is None or child.stdin.closed:
+                    continue
+                try:
+                    if line is None:
+                        child.stdin.close()
+                    else:
+                        child.stdin.write(line)
+                        child.stdin.flush()
+                except OSError:  # it has ended
+                    pass
 
     def _reap(self, readers: list[threading.Thread]) -> None:
         errors = []
         for child, reader, stderr in zip(self._children, readers, self._stderr, strict=True):
             reader.join()
             status = child.wait()
+            with self._lock:
+                child.stdin.close()
             stderr.seek(0)
             tail = stderr.read()[-2000:].decode(errors="replace")
             stderr.close()
@@ -286,11 +315,25 @@ def main(argv: list[str] | None = None) -> int:
     except (AttributeError, OSError):  # no nice on Windows; a refused one changes nothing
         pass
     event.register("numba:compile", _ReportCompiles())
+    told: set[str] = set()
     for part in parts:
+        need = driver.TASK_NEEDS.get(part)
+        if need is not None and need not in parts:
+            _wait_until_told(need, told)
         began = time.perf_counter()
         driver.warm_task(part)
         print(f"done {part} {time.perf_counter() - began:.2f}", flush=True)
     return 0
+
+
+def _wait_until_told(part: str, told: set[str]) -> None:
+    """Read the parts other children finished (the parent relays them, one a line) until
+    `part` is among them or the input ends: then it is in the cache, or compiled here."""
+    while part not in told:
+        line = sys.stdin.readline(MAX_LINE)
+        if not line:
+            return
+        told.add(line.strip())
 
 
 if __name__ == "__main__":
