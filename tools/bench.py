@@ -53,8 +53,9 @@ def position_for(name: str):
 def fixed_depth_run(depth: int, names: list[str], level_name: str = "hard") -> dict:
     """Search each position to `depth` at a level on fresh tables; nodes and time.
 
-    The time limit is large (the depth ends the search), so hard's root VCT gets its largest
-    node budget: the counts are reproducible.
+    The time limit is large (the depth ends the search), and with a depth limit the threat
+    checks' node budgets do not depend on it (driver.DEPTH_LIMITED_BUDGET_S): the counts are
+    reproducible.
     """
     from gomoku.engine import driver
     from gomoku.engine.api import Level, SearchLimit

@@ -26,6 +26,10 @@ from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResu
 RULE_CODES = {Rule.FREESTYLE: patterns.RULE_FREESTYLE, Rule.STANDARD: patterns.RULE_STANDARD,
               Rule.RENJU: patterns.RULE_RENJU}
 
+DEPTH_LIMITED_BUDGET_S = 1.0
+"""With a depth limit (the brain's INFO max_depth: a measuring harness) the threat checks'
+node budgets are counted on this many seconds, not on the move's time: a move that finishes
+within its time is then the same however much time it was given, or how busy the machine."""
 DEADLINE_SHARE = 0.95  # the clock stops the search at this share of the budget
 OVERHEAD_S = 0.01  # set-up and result building after the flag is set
 ITERATION_GROWTH = 2.0  # a deeper iteration takes about this many times the last one
@@ -479,7 +483,8 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
 
     # Step 2. Our own forced wins: continuous fours, then (node-limited) continuous threats.
     # A VCF of ours comes before any threat of theirs; a VCT does not when they have a VCF.
-    vct_nodes = min(max(int(config.vct_nodes_per_s * whole.time_s), 5_000), 400_000)
+    budget_s = _budget_seconds(whole)
+    vct_nodes = min(max(int(config.vct_nodes_per_s * budget_s), 5_000), 400_000)
     counters[threats.C_NODE_LIMIT] = vct_nodes
     score, move = search.threat_win(bd, sr, config.root_vcf, 0 if defending else config.vct_depth)
     limit_hit = counters[threats.C_ABORTED] != 0 and sr[8][0] == 0
@@ -546,7 +551,7 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
             # we would play with a deepening VCT, and search again without it if it loses.
             if config.verify_nodes_per_s > 0 and count > 1 and best_move not in verified:
                 verified.add(best_move)
-                nodes = max(int(config.verify_nodes_per_s * whole.time_s), 2_000)
+                nodes = max(int(config.verify_nodes_per_s * budget_s), 2_000)
                 if search.move_refuted(bd, sr, best_move, config.vct_depth, nodes):
                     others = root[:count][root[:count] != best_move]
                     if len(others) == 1 and int(others[0]) not in verified:
@@ -583,7 +588,7 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
             break
         limit = whole
     if lost and sr[8][0] == 0:
-        resisting, their_win = _longest_defence(bd, sr, all_moves, whole.time_s)
+        resisting, their_win = _longest_defence(bd, sr, all_moves, budget_s)
         if resisting >= 0:
             best_move, kind, best_depth = resisting, "longest defence", max(best_depth, 1)
             if their_win > 0:  # the loss, as far away as the opponent's shortest win found
@@ -591,6 +596,11 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
     if not pv or pv[0] != state.cell_point(best_move, size):
         pv = (state.cell_point(best_move, size),)
     return result(best_move, best_score, best_depth, pv, {"kind": kind})
+
+
+def _budget_seconds(whole: SearchLimit) -> float:
+    """The seconds the threat checks' node budgets are counted on (see DEPTH_LIMITED_BUDGET_S)."""
+    return whole.time_s if whole.max_depth is None else DEPTH_LIMITED_BUDGET_S
 
 
 def _time_for_another(limit: SearchLimit, config: LevelConfig, started: float,
@@ -617,7 +627,9 @@ def _final_check(bd: tuple, sr: tuple, config: LevelConfig, whole: SearchLimit, 
     missed; this one finds 12 of those. A check the clock cuts short leaves its move
     unrefuted: it is played.
     """
-    time_s = whole.time_s if whole.target_s is None else whole.target_s
+    time_s = _budget_seconds(whole)
+    if whole.target_s is not None and whole.max_depth is None:
+        time_s = whole.target_s  # under a match clock: what the move should take
     nodes = max(int(config.final_check_nodes_per_s * time_s), 2_000)
     candidates = [best_move] + [int(m) for m in moves if int(m) != best_move]
     for move in candidates[:FINAL_CHECK_MOVES]:
