@@ -177,10 +177,10 @@ WARM_TASKS = ("tables", "shared", "core", "easy", "threats", "search", "hard")
 LEVEL_TASKS = {Level.EASY: ("tables", "easy"),
                Level.MEDIUM: ("tables", "shared", "core", "threats", "search"),
                Level.HARD: ("tables", "shared", "core", "threats", "search", "hard")}
+"""The parts each level searches with (the searching levels never use easy's greedy scorer)."""
 TASK_NEEDS = {"threats": "core", "search": "core", "hard": "core"}
 """The part each part calls into: a process compiling a part without its need itself waits
 for another to have it in the cache, rather than compiling it a second time at once."""
-"""The parts each level searches with (the searching levels never use easy's greedy scorer)."""
 _warmed: set[str] = set()
 
 
@@ -234,9 +234,9 @@ def _warm_tables(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
 
 
 def _warm_shared(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
-    # The small callees that the main search and the threat searches share, none calling
-    # another: compiled here, in the threat searches' child, the main search's child (the
-    # longest) finds them in the cache when it gets to them instead of compiling them too.
+    # The small callees the main search and the threat searches share, none calling another.
+    # The threat searches' child compiles them first; the main search's child (the longest)
+    # then finds them in the cache when it gets to them, instead of compiling them too.
     # The argument types are the ones their callers pass (a different type would compile anew).
     tables, search_tables = numba.typeof(bd), numba.typeof(sr)
     row, i64, u64 = numba.typeof(sr[13][0]), numba.int64, numba.uint64

@@ -136,7 +136,7 @@ class Preparer:
             self._stderr.append(errors)
             others = {part for plan in self._plan if plan is not parts for part in plan}
             if not any(driver.TASK_NEEDS.get(part) in others for part in parts):
-                child.stdin.close()  # no other child makes what it needs: it never waits
+                self._tell(child, None)  # no other child makes what it needs: it never waits
         readers = [threading.Thread(target=self._follow, args=(c,), daemon=True,
                                     name="engine-prepare") for c in self._children]
         for reader in readers:
@@ -196,16 +196,22 @@ class Preparer:
         """Write `line` (a part now in the cache) to the other children's input; None ends it."""
         with self._lock:
             for child in self._children:
-                if child is sender or child.stdin is None or child.stdin.closed:
-                    continue
-                try:
-                    if line is None:
-                        child.stdin.close()
-                    else:
-                        child.stdin.write(line)
-                        child.stdin.flush()
-                except OSError:  # it has ended
-                    pass
+                if child is not sender:
+                    self._tell(child, line)
+
+    @staticmethod
+    def _tell(child: subprocess.Popen, line: str | None) -> None:
+        """Write `line` to a child's input, or end it (None); a child that has ended is left."""
+        if child.stdin is None or child.stdin.closed:
+            return
+        try:
+            if line is None:
+                child.stdin.close()
+            else:
+                child.stdin.write(line)
+                child.stdin.flush()
+        except OSError:  # it has ended (its input closed by then)
+            pass
 
     def _reap(self, readers: list[threading.Thread]) -> None:
         errors = []
@@ -213,7 +219,7 @@ class Preparer:
             reader.join()
             status = child.wait()
             with self._lock:
-                child.stdin.close()
+                self._tell(child, None)
             stderr.seek(0)
             tail = stderr.read()[-2000:].decode(errors="replace")
             stderr.close()
