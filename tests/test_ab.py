@@ -84,6 +84,14 @@ def test_bad_revisions_and_bad_arena_flags_stop_before_any_game(tmp_path):
         timeout=60,
     )
     assert done.returncode == 2 and "--games" in done.stderr
+    for extra in ([], ["work", "--against", "pbrain-gomoku"]):  # neither, or both
+        done = subprocess.run(
+            [sys.executable, str(AB), "work", *extra, "--cache", str(tmp_path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 2 and "give REV_B or --against CMD" in done.stderr
 
 
 def test_work_against_head_plays_two_games_and_sums_up(tmp_path):
@@ -122,3 +130,24 @@ def test_work_against_head_plays_two_games_and_sums_up(tmp_path):
     assert len(list(out.glob("game-*.gomoku"))) == 2
     logs = "".join(path.read_text() for path in out.glob("engine*.log"))
     assert f"{ab.ORIGIN_TAG}{ab.DEFAULT_CACHE / sha / 'gomoku'} (" in logs
+
+
+def test_a_revision_against_an_outside_brain(tmp_path):
+    """--against: one revision's copy plays a brain command line (here our own brain, run as
+    an outside program would be), with the arena's second-engine flags."""
+    out = tmp_path / "out"
+    outside = f"{sys.executable} -m gomoku.engine.brain --level easy"
+    done = subprocess.run(
+        [sys.executable, str(AB), "HEAD", "--against", outside, "--level", "easy",
+         "--games", "2", "--time", "0.2", "--time2", "0.3", "--jobs", "1", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    sha = ab.git(REPO, "rev-parse", "HEAD")
+    head = ab.git(REPO, "rev-parse", "--short", "HEAD")
+    assert f"gomoku imported from {ab.DEFAULT_CACHE / sha / 'gomoku'};" in done.stdout
+    assert f"b: {outside} (an outside brain)" in done.stdout
+    assert f"0.2 s per move for {head} --level easy, 0.3 s for" in done.stdout
+    assert len(list(out.glob("game-*.gomoku"))) == 2

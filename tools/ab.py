@@ -2,6 +2,12 @@
 """Play the engine of one git revision against another, each side running its own code.
 
     .venv/bin/python tools/ab.py HEAD~1 work --level hard --games 20 --time 0.5 --out ab-out
+    .venv/bin/python tools/ab.py HEAD --against /path/to/pbrain-rapfi --games 100 --time 0.5 \
+        --time2 1 --nodes2 14000
+
+The second form plays one revision against an outside brain (any command line, the arena's
+second engine, so --time2 and --nodes2 apply to it): a change measured against the engine we
+most want to beat, with no work tree of the revision checked out by hand.
 
 A revision is anything git names (a commit, `HEAD~2`, a branch, a tag) or the word `work`: the
 work tree as it is, uncommitted changes included. The other options (`--games --time --rule
@@ -342,13 +348,19 @@ def describe_work(repo: Path) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        description="Play the engine of one git revision against another (tools/arena.py).",
+        description="Play the engine of one git revision against another, or against an outside "
+        "brain (tools/arena.py).",
         epilog="REV is a git revision or 'work' (the work tree, uncommitted changes included). "
         "Other options go to tools/arena.py: --games --time --rule --size --seed --out --jobs "
         "--opening-stones --tolerance.",
     )
     parser.add_argument("rev_a", metavar="REV_A")
-    parser.add_argument("rev_b", metavar="REV_B")
+    parser.add_argument("rev_b", metavar="REV_B", nargs="?", help="omitted with --against")
+    parser.add_argument(
+        "--against",
+        metavar="CMD",
+        help="play REV_A against this brain command line instead of REV_B (e.g. pbrain-rapfi)",
+    )
     parser.add_argument(
         "--level",
         choices=list(arena.LEVELS),
@@ -367,14 +379,19 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args, arena_args = parser.parse_known_args(argv)
+    if (args.rev_b is None) == (args.against is None):
+        parser.error("give REV_B or --against CMD, not both or neither")
     try:
         repo = repo_root()
-        sides = [prepare(rev, repo, args.cache.resolve()) for rev in (args.rev_a, args.rev_b)]
+        revs = (args.rev_a,) if args.against else (args.rev_a, args.rev_b)
+        sides = [prepare(rev, repo, args.cache.resolve()) for rev in revs]
         specs = [shlex.join(side.command(args.level)) for side in sides]
+        if args.against:
+            specs.append(args.against)
         # The arena's own checks first (bad flags end here, before any compile).
         arena_options = arena.build_parser().parse_args([*specs, *arena_args])
         rule = arena.Rule(arena_options.rule)
-        for name, side in zip("ab", sides, strict=True):
+        for name, side in zip("ab", sides, strict=False):  # one side with --against
             what = describe_work(repo) if side.sha is None else f"{side.rev} = {side.sha}"
             print(f"{name}: {side.label}: {what}", flush=True)
             check = preflight(side, args.level, arena.RULE_CODES[rule], arena_options.size)
@@ -383,12 +400,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"its engine searched after {check.ready_s:.1f} s",
                 flush=True,
             )
-        if sides[0].package == sides[1].package and sides[0].sha != sides[1].sha:
+        if len(sides) == 2 and sides[0].package == sides[1].package and sides[0].sha != sides[1].sha:
             raise AbError("both sides import the same directory")
     except AbError as error:
         print(f"ab: {error}", file=sys.stderr)
         return 1
-    if sides[0].sha == sides[1].sha:
+    if args.against:
+        print(f"b: {args.against} (an outside brain)", flush=True)
+    elif sides[0].sha == sides[1].sha:
         print("note: both sides run the same code (an A/A match: a measure of noise)", flush=True)
     return arena.main([*specs, *arena_args])
 
