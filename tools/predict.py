@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""How well does a search predict the game? Log loss against the results of finished games.
+
+For every quiet position of a games file (tools/train_eval.py's format and positions), each
+predictor gives a value for the side to move, turned into a win chance by the logistic curve
+that fits the results best (one scale per predictor, fitted on the same positions); the log
+loss of those chances against the results says how much the predictor knows (0.693: a coin).
+
+Predictors: hard's static evaluation (the trained table) and the hand-set cell scores; hard's
+search at fixed depths (`--depth`, the brain's whole move: threat checks and all, with its mean
+nodes a position); and a judge's values of the same positions (`--labels NAME=FILE`, from
+`train_eval.py label`, e.g. Rapfi at 100, 1,000 and 10,000 nodes). Together they show where
+our engine's knowledge stands against the judge's at a given effort, without playing a game.
+
+    .venv/bin/python tools/predict.py tools/training/rapfi-selfplay-15.txt.gz --games 300 \\
+        --depth 2 4 --every 4 --labels "rapfi 10k=tools/training/rapfi-selfplay-15.labels.gz"
+
+A labels file must label the first --games games of the games file (its lines in order): a
+whole file made by `label` for the whole games file does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+TOOLS = Path(__file__).resolve().parent
+if str(TOOLS) not in sys.path:
+    sys.path.insert(0, str(TOOLS))
+import train_eval  # noqa: E402  (tools/ is not a package)
+
+from gomoku.core import Color, Rule  # noqa: E402
+from gomoku.engine import driver, patterns, search, state, threats  # noqa: E402
+from gomoku.engine.api import Level, Position, SearchLimit  # noqa: E402
+
+DECIDED = 3000  # a forced win or loss counts as this value (past any evaluation)
+DEPTH_TIME_S = 60.0  # a fixed-depth search's time limit: never the limit in practice
+
+
+def log_loss(values: np.ndarray, result: np.ndarray) -> float:
+    """The log loss of `values` through the logistic curve with the scale that fits best."""
+    values = np.clip(values, -DECIDED, DECIDED)
+    scales = np.geomspace(1e-5, 1.0, 241)
+    return min(train_eval._log_loss(train_eval._sigmoid(k * values), result) for k in scales)
+
+
+def first_lines(source: Path, count: int, out: Path) -> Path:
+    """The first `count` lines of the gzipped text file `source`, written to `out`."""
+    with gzip.open(source, "rt", encoding="ascii") as file:
+        lines = [line for _, line in zip(range(count), file, strict=False)]
+    with gzip.open(out, "wt", encoding="ascii") as file:
+        file.writelines(lines)
+    return out
+
+
+def grid_of(moves: list, size: int = train_eval.SIZE) -> np.ndarray:
+    grid = np.zeros((size, size), dtype=np.int8)
+    for k, (x, y) in enumerate(moves):
+        grid[y, x] = 1 if k % 2 == 0 else 2
+    return grid
+
+
+def static_values(games_file: Path) -> np.ndarray:
+    """hard's static evaluation (the trained table) of each quiet position."""
+    tables = patterns.build_tables(patterns.RULE_FREESTYLE)
+    evaluation = driver.evaluation(Level.HARD)
+    values = []
+    sr = None
+    for _number, moves, side, *_ in train_eval.quiet_positions(games_file):
+        bd = state.new_state(grid_of(moves), side, patterns.RULE_FREESTYLE, tables)
+        if sr is None:
+            sr = threats.new_search_tables(10, bd[0].shape[0], evaluation)
+        values.append(search.analysis_summary(bd, sr)[3])
+    return np.array(values, dtype=np.float64)
+
+
+def search_values(games_file: Path, depth: int, every: int) -> tuple[np.ndarray, float, float]:
+    """hard's score at `depth` of every `every`-th quiet position, its mean nodes and seconds."""
+    values, nodes = [], []
+    started = time.monotonic()
+    for i, (_number, moves, side, *_) in enumerate(train_eval.quiet_positions(games_file)):
+        if i % every:
+            continue
+        driver.new_game()  # each position on its own: no table from the one before
+        position = Position(grid=grid_of(moves), moves=tuple(moves), to_move=Color(side),
+                            rule=Rule.FREESTYLE)
+        found = driver.think(position, Level.HARD, SearchLimit(DEPTH_TIME_S, max_depth=depth))
+        score = found.score
+        values.append(score if abs(score) <= threats.WIN_MIN else np.sign(score) * DECIDED)
+        nodes.append(found.nodes)
+    seconds = (time.monotonic() - started) / max(len(values), 1)
+    return np.array(values, dtype=np.float64), float(np.mean(nodes)), seconds
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", type=Path, help="a games file (tools/train_eval.py collect)")
+    parser.add_argument("--games", dest="count", type=int, help="the first N games only")
+    parser.add_argument("--depth", type=int, nargs="*", default=[], help="hard's search at these depths")
+    parser.add_argument("--every", type=int, default=1,
+                        help="the searches take every N-th position (the others: all of them)")
+    parser.add_argument("--labels", nargs="*", default=[], metavar="NAME=FILE",
+                        help="a judge's values of the same positions (train_eval.py label)")
+    args = parser.parse_args(argv)
+    if args.count is not None and args.count < 1:
+        parser.error("--games must be at least 1")
+    if args.every < 1 or any(not 1 <= depth <= 20 for depth in args.depth):
+        parser.error("--every must be at least 1 and --depth 1 to 20")
+    labels = []
+    for item in args.labels:
+        name, _, path = item.partition("=")
+        if not name or not path:
+            parser.error(f"--labels takes NAME=FILE, not {item!r}")
+        labels.append((name, Path(path)))
+
+    with tempfile.TemporaryDirectory() as folder:
+        games = args.games
+        if args.count is not None:
+            games = first_lines(args.games, args.count, Path(folder) / "games.txt.gz")
+        data = train_eval.features(games)
+        result = data["result"].astype(np.float64)
+        rows = [("a coin", len(result), train_eval._log_loss(np.full(len(result), result.mean()), result), ""),
+                ("hand-set cell scores", len(result), log_loss(data["old_eval"], result), ""),
+                ("hard's static evaluation", len(result), log_loss(static_values(games), result), "")]
+        for index, (name, path) in enumerate(labels):  # each cut to these positions
+            cut = first_lines(path, len(result), Path(folder) / f"labels-{index}.txt.gz")
+            values = train_eval.judged(cut, data)
+            rows.append((name, len(result), log_loss(np.where(np.isinf(values), np.sign(values) * DECIDED,
+                                                               values), result), ""))
+        picked = result[np.arange(len(result)) % args.every == 0]
+        for depth in args.depth:
+            values, nodes, seconds = search_values(games, depth, args.every)
+            rows.append((f"hard at depth {depth}", len(values), log_loss(values, picked),
+                         f"{nodes:,.0f} nodes, {seconds * 1000:.0f} ms a position"))
+    print(f"{'predictor':<28} {'positions':>9}  log loss")
+    for name, count, loss, note in rows:
+        print(f"{name:<28} {count:>9}  {loss:.4f}  {note}".rstrip())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
