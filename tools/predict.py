@@ -125,18 +125,20 @@ def main(argv: list[str] | None = None) -> int:
             games = first_lines(args.games, args.count, Path(folder) / "games.txt.gz")
         data = train_eval.features(games)
         result = data["result"].astype(np.float64)
-        rows = [("a coin", len(result), train_eval._log_loss(np.full(len(result), result.mean()), result), ""),
-                ("hand-set cell scores", len(result), log_loss(data["old_eval"], result), ""),
-                ("hard's static evaluation", len(result), log_loss(static_values(games), result), "")]
+        picked = np.arange(len(result)) % args.every == 0  # the positions the searches take
+        whole = [("a coin", np.zeros(len(result))),  # (a constant: the scale fit gives ln 2)
+                 ("hand-set cell scores", data["old_eval"]),
+                 ("hard's static evaluation", static_values(games))]
         for index, (name, path) in enumerate(labels):  # each cut to these positions
             cut = first_lines(path, len(result), Path(folder) / f"labels-{index}.txt.gz")
             values = train_eval.judged(cut, data)
-            rows.append((name, len(result), log_loss(np.where(np.isinf(values), np.sign(values) * DECIDED,
-                                                               values), result), ""))
-        picked = result[np.arange(len(result)) % args.every == 0]
+            whole.append((name, np.where(np.isinf(values), np.sign(values) * DECIDED, values)))
+        rows = [(name, len(values), log_loss(values, result),
+                 f"{log_loss(values[picked], result[picked]):.4f} on the searched positions"
+                 if args.depth and args.every > 1 else "") for name, values in whole]
         for depth in args.depth:
             values, nodes, seconds = search_values(games, depth, args.every)
-            rows.append((f"hard at depth {depth}", len(values), log_loss(values, picked),
+            rows.append((f"hard at depth {depth}", len(values), log_loss(values, result[picked]),
                          f"{nodes:,.0f} nodes, {seconds * 1000:.0f} ms a position"))
     print(f"{'predictor':<28} {'positions':>9}  log loss")
     for name, count, loss, note in rows:
