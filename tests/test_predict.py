@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import sys
 from pathlib import Path
@@ -55,6 +56,16 @@ def test_labels_of_other_games_are_refused_in_plain_words():
     other = TRAINING / "freestyle-15.labels.gz"
     with pytest.raises(SystemExit, match="does not label these games' positions"):
         predict.main([str(GAMES), "--games", "2", "--labels", f"other={other}"])
+
+
+def test_a_damaged_or_missing_games_file_is_named_not_a_traceback(tmp_path, capsys):
+    damaged = tmp_path / "damaged.txt.gz"
+    with gzip.open(damaged, "wt", encoding="ascii") as file:
+        file.write("1 3 h8 i9 j7 zz99\n")
+    assert predict.main([str(damaged)]) == 1
+    assert f"predict: {damaged}: line 1" in capsys.readouterr().err
+    assert predict.main([str(tmp_path / "missing.txt.gz")]) == 1
+    assert "missing.txt.gz" in capsys.readouterr().err
 
 
 def test_bad_arguments_are_refused(capsys):

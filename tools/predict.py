@@ -119,13 +119,27 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--labels takes NAME=FILE, not {item!r}")
         labels.append((name, Path(path)))
 
+    try:
+        rows = predictors(args.games, args.count, args.depth, args.every, labels)
+    except (OSError, EOFError, ValueError) as error:  # a missing or damaged file: say which
+        print(f"predict: {error}", file=sys.stderr)
+        return 1
+    print(f"{'predictor':<28} {'positions':>9}  log loss")
+    for name, count, loss, note in rows:
+        print(f"{name:<28} {count:>9}  {loss:.4f}  {note}".rstrip())
+    return 0
+
+
+def predictors(games_file: Path, count: int | None, depths: list[int], every: int,
+               labels: list[tuple[str, Path]]) -> list[tuple[str, int, float, str]]:
+    """The table's rows: (predictor, positions, log loss, note)."""
     with tempfile.TemporaryDirectory() as folder:
-        games = args.games
-        if args.count is not None:
-            games = first_lines(args.games, args.count, Path(folder) / "games.txt.gz")
+        games = games_file
+        if count is not None:
+            games = first_lines(games_file, count, Path(folder) / "games.txt.gz")
         data = train_eval.features(games)
         result = data["result"].astype(np.float64)
-        picked = np.arange(len(result)) % args.every == 0  # the positions the searches take
+        picked = np.arange(len(result)) % every == 0  # the positions the searches take
         whole = [("a coin", np.zeros(len(result))),  # (a constant: the scale fit gives ln 2)
                  ("hand-set cell scores", data["old_eval"]),
                  ("hard's static evaluation", static_values(games))]
@@ -135,15 +149,12 @@ def main(argv: list[str] | None = None) -> int:
             whole.append((name, np.where(np.isinf(values), np.sign(values) * DECIDED, values)))
         rows = [(name, len(values), log_loss(values, result),
                  f"{log_loss(values[picked], result[picked]):.4f} on the searched positions"
-                 if args.depth and args.every > 1 else "") for name, values in whole]
-        for depth in args.depth:
-            values, nodes, seconds = search_values(games, depth, args.every)
+                 if depths and every > 1 else "") for name, values in whole]
+        for depth in depths:
+            values, nodes, seconds = search_values(games, depth, every)
             rows.append((f"hard at depth {depth}", len(values), log_loss(values, result[picked]),
                          f"{nodes:,.0f} nodes, {seconds * 1000:.0f} ms a position"))
-    print(f"{'predictor':<28} {'positions':>9}  log loss")
-    for name, count, loss, note in rows:
-        print(f"{name:<28} {count:>9}  {loss:.4f}  {note}".rstrip())
-    return 0
+    return rows
 
 
 if __name__ == "__main__":
