@@ -39,7 +39,7 @@ from gomoku.core import Color, Rule  # noqa: E402
 from gomoku.engine import driver, patterns, search, state, threats  # noqa: E402
 from gomoku.engine.api import Level, Position, SearchLimit  # noqa: E402
 
-DECIDED = 3000  # a forced win or loss counts as this value (past any evaluation)
+DECIDED = 3000  # a value beyond this (a forced win or loss, a judge's mate) counts as this
 DEPTH_TIME_S = 60.0  # a fixed-depth search's time limit: never the limit in practice
 
 
@@ -91,8 +91,7 @@ def search_values(games_file: Path, depth: int, every: int) -> tuple[np.ndarray,
         position = Position(grid=grid_of(moves), moves=tuple(moves), to_move=Color(side),
                             rule=Rule.FREESTYLE)
         found = driver.think(position, Level.HARD, SearchLimit(DEPTH_TIME_S, max_depth=depth))
-        score = found.score
-        values.append(score if abs(score) <= threats.WIN_MIN else np.sign(score) * DECIDED)
+        values.append(found.score)  # (a mate score: log_loss counts it as DECIDED)
         nodes.append(found.nodes)
     seconds = (time.monotonic() - started) / max(len(values), 1)
     return np.array(values, dtype=np.float64), float(np.mean(nodes)), seconds
@@ -146,7 +145,7 @@ def predictors(games_file: Path, count: int | None, depths: list[int], every: in
         for index, (name, path) in enumerate(labels):  # each cut to these positions
             cut = first_lines(path, len(result), Path(folder) / f"labels-{index}.txt.gz")
             values = train_eval.judged(cut, data)
-            whole.append((name, np.where(np.isinf(values), np.sign(values) * DECIDED, values)))
+            whole.append((name, values))  # (a mate, +-inf: log_loss counts it as DECIDED)
         rows = [(name, len(values), log_loss(values, result),
                  f"{log_loss(values[picked], result[picked]):.4f} on the searched positions"
                  if depths and every > 1 else "") for name, values in whole]
