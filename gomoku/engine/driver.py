@@ -519,6 +519,7 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
     kind = "defend" if defending else "search"
     checked = -1  # the move the last check passed (-1: not checked yet)
     depth = 1
+    iteration_began = started
     while True:
         time_up = False
         while depth <= max_depth:
@@ -585,6 +586,10 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
             best_move, kind = checked, "last check"
             break
         if not time_up or depth > max_depth or sr[8][0] != 0:
+            break
+        # Resume only if another iteration may start on the whole budget: under a match clock
+        # past the target, the time is worth more on later moves.
+        if not _time_for_another(whole, config, started, iteration_began):
             break
         limit = whole
     if lost and sr[8][0] == 0:
