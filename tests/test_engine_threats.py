@@ -1,5 +1,6 @@
-"""The engine's threat rules: double threats that win outright, and the check that a move
-does not leave the opponent a forced win by continuous threats (VCT)."""
+"""The engine's threat rules: double threats that win outright, the check that a move
+does not leave the opponent a forced win by continuous threats (VCT), and where a leaf of the
+search looks for a win by continuous fours (VCF)."""
 
 from __future__ import annotations
 
@@ -69,3 +70,27 @@ def test_a_move_that_leaves_the_opponent_a_slow_vct_is_refuted(move, refuted) ->
     bd, sr = engine_state(Position.from_board(Board.from_moves(WINE_GAME, 15, Rule.FREESTYLE)))
     cell = state.cell_index(*move, 15)
     assert search.move_refuted(bd, sr, cell, 9, 400_000) is refuted
+
+
+# White to move has a win by continuous fours (four of them at most) and no four on the board
+# yet; its evaluation is below zero. From a freestyle game of the arena.
+VCF_GAME = [(8, 5), (6, 6), (5, 9), (6, 7), (4, 8), (7, 7), (5, 5), (8, 6), (6, 8), (7, 6), (5, 6),
+            (5, 7), (8, 7), (7, 5), (7, 4), (9, 7), (6, 4)]
+
+
+def test_a_leaf_looks_for_a_vcf_win_only_where_its_evaluation_is_below_beta() -> None:
+    bd, sr = engine_state(Position.from_board(Board.from_moves(VCF_GAME, 15, Rule.FREESTYLE)))
+    threats.analyse(bd, sr, 0)
+    static = int(sr[5][0][threats.A_EVAL])
+    assert search.vcf(bd, sr, driver.LEVELS[Level.HARD].leaf_vcf) > threats.WIN_MIN
+
+    def leaf(alpha: int, beta: int, pv_node: int) -> int:
+        return int(search.negamax(bd, sr, np.int64(0), np.int64(alpha), np.int64(beta),
+                                  np.int64(pv_node)))
+
+    assert leaf(static, static + 1, 0) > threats.WIN_MIN  # below beta: the win is searched
+    assert leaf(-search.INF, search.INF, 1) > threats.WIN_MIN  # the principal variation: always
+    # At or above beta off the principal variation: it fails high as it is, no VCF searched.
+    nodes = sr[9][threats.C_NODES]
+    assert leaf(static - 2, static - 1, 0) == static
+    assert sr[9][threats.C_NODES] == nodes + 1

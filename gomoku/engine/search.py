@@ -176,6 +176,10 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
     # A four to block is never a leaf: the block is searched (a quiescence on fours).
     if (depth <= 0 and an[A_OPP5N] == 0) or ply >= MAX_PLY - 40:
         static = an[A_EVAL] + _noise(sr, h)
+        # Off the principal variation, an evaluation at or above beta fails high as it is: a
+        # win found by the VCF would fail high too (the leaf VCFs were most of the nodes).
+        if static >= beta and pv_node == 0:
+            return static
         if an[A_OPP5N] == 0 and an[A_OWN4N] > 0 and params[P_VCF_LEAF] > 0:
             result = vcf(bd, sr, params[P_VCF_LEAF])
             if result > 0:
