@@ -4,10 +4,15 @@ search looks for a win by continuous fours (VCF)."""
 
 from __future__ import annotations
 
+import gzip
+import itertools
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from gomoku.core import Board, Color, Rule
+from gomoku.core import Board, Color, IllegalMoveError, Rule
+from gomoku.core.notation import parse_moves
 from gomoku.engine import driver, search, state, threats
 from gomoku.engine.api import Level, Position
 from gomoku.engine.diagram import parse_diagram
@@ -94,3 +99,42 @@ def test_a_leaf_looks_for_a_vcf_win_only_where_its_evaluation_is_below_beta() ->
     nodes = sr[9][threats.C_NODES]
     assert leaf(static - 2, static - 1, 0) == static
     assert sr[9][threats.C_NODES] == nodes + 1
+
+GAMES = Path(__file__).resolve().parents[1] / "tools" / "training" / "freestyle-15.txt.gz"
+
+
+def game_positions(games: int, rule: Rule) -> list[Position]:
+    """Every position of the first `games` checked-in arena games (freestyle games: under renju,
+    up to a move forbidden there), under `rule`."""
+    positions = []
+    with gzip.open(GAMES, "rt") as lines:
+        for line in itertools.islice(lines, games):
+            moves = parse_moves(" ".join(line.split()[2:]), 15)
+            for k in range(1, len(moves)):
+                try:
+                    board = Board.from_moves(moves[:k], 15, rule)
+                except IllegalMoveError:
+                    break
+                positions.append(Position.from_board(board))
+    return positions
+
+
+@pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.RENJU])
+def test_the_vcf_scan_finds_the_fives_and_fours_the_full_analysis_finds(rule) -> None:
+    # The VCF reads only fives and fours, from a lighter scan than the search's analysis; a
+    # four it missed or a forbidden point it allowed would be a wrong win or a missed one.
+    checked = 0
+    for position in game_positions(12, rule):
+        bd, sr = engine_state(position)
+        n = threats.analyse(bd, sr, 0)
+        an = sr[5][0].copy()
+        moves, flags = sr[2][0][:n], sr[4][0][:n]
+        fours = {int(p) for p, f in zip(moves, flags, strict=True)
+                 if f & threats.FL_OWN_FOUR and not f & threats.FL_FORBIDDEN}
+        m = threats.analyse_fours(bd, sr, 0)
+        light = sr[5][0]
+        assert {int(p) for p in sr[2][0][:m]} == fours
+        for slot in (threats.A_OWN5, threats.A_OPP5N, threats.A_OPP5, threats.A_OWNF4):
+            assert light[slot] == an[slot]
+        checked += bool(fours)
+    assert checked > 50  # positions with fours to find

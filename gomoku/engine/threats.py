@@ -411,6 +411,59 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
 
 
 @njit(nogil=True, cache=True, _nrt=False, forceinline=True)
+def analyse_fours(bd: tuple, sr: tuple, ply: int) -> int:
+    """`analyse` for the VCF: only the fives and fours, no evaluation (most of a search's nodes
+    are VCF nodes, and the evaluation's table reads most of a scan). The move buffers hold only
+    the side to move's legal four cells, ordered by their threat value; `an` gets A_N (their
+    count), A_OWN5, A_OPP5N, A_OPP5, A_OWNF4 and A_OWN4N; returns the count."""
+    cells, keys, near, info, hashes, stack, tables, zobrist, dirs, codes, cand = bd
+    moves = sr[2][ply]
+    scores = sr[3][ply]
+    flags = sr[4][ply]
+    an = sr[5][ply]
+    me = info[I_SIDE]
+    opp = 3 - me
+    black_renju = me == 1 and info[I_RULE] == RULE_RENJU
+    threat = sr[15]
+    own5 = -1
+    opp5n = 0
+    opp5 = -1
+    ownf4 = -1
+    n = 0
+    for w in range(cand.shape[0]):
+        bits = cand[w]
+        while bits != 0:
+            p = w * 64 + np.int64(trailing_zeros(bits))
+            bits &= bits - np.uint64(1)
+            e_op = threat[codes[opp - 1, p]]
+            if (e_op >> T_CLASS_SHIFT & 7) == TC_FIVE:  # (a five is never forbidden)
+                opp5n += 1
+                opp5 = p
+            e_me = threat[codes[me - 1, p]]
+            if (e_me & T_FOUR) == 0:
+                continue
+            if black_renju and (e_me & T_MAYBE_FORBIDDEN) != 0 and is_forbidden(bd, p, np.int64(0)):
+                continue
+            tc_me = e_me >> T_CLASS_SHIFT & 7
+            if tc_me == TC_FIVE:
+                own5 = p
+            elif tc_me == TC_FLEX4 and ownf4 < 0:
+                ownf4 = p
+            moves[n] = p
+            scores[n] = e_me & T_VALUE
+            flags[n] = FL_OWN_FOUR
+            n += 1
+    an[A_N] = n
+    an[A_OWN5] = own5
+    an[A_OPP5N] = opp5n
+    an[A_OPP5] = opp5
+    an[A_OWNF4] = ownf4
+    an[A_OWN4N] = n
+    an[A_BEST] = -1
+    return n
+
+
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True)
 def double_threat_wins(bd: tuple, an: np.ndarray) -> bool:
     """True if the side to move wins with a four-three or a double three: the opponent has no
     five to make and no four to interrupt with, so the answer to one threat leaves the other.
@@ -510,7 +563,7 @@ def vcf(bd: tuple, sr: tuple, depth: int) -> int:
     counters[C_VCF_NODES] += 1
     if poll(sr) or ply >= MAX_PLY - 8:
         return 0
-    n = analyse(bd, sr, ply)
+    n = analyse_fours(bd, sr, ply)
     an = sr[5][ply]
     if an[A_OWN5] >= 0:
         an[A_BEST] = an[A_OWN5]
