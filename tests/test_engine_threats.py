@@ -100,6 +100,7 @@ def test_a_leaf_looks_for_a_vcf_win_only_where_its_evaluation_is_below_beta() ->
     assert leaf(static - 2, static - 1, 0) == static
     assert sr[9][threats.C_NODES] == nodes + 1
 
+
 GAMES = Path(__file__).resolve().parents[1] / "tools" / "training" / "freestyle-15.txt.gz"
 
 
@@ -123,7 +124,7 @@ def game_positions(games: int, rule: Rule) -> list[Position]:
 def test_the_vcf_scan_finds_the_fives_and_fours_the_full_analysis_finds(rule) -> None:
     # The VCF reads only fives and fours, from a lighter scan than the search's analysis; a
     # four it missed or a forbidden point it allowed would be a wrong win or a missed one.
-    checked = 0
+    checked = forbidden_fours = 0
     for position in game_positions(12, rule):
         bd, sr = engine_state(position)
         n = threats.analyse(bd, sr, 0)
@@ -131,6 +132,10 @@ def test_the_vcf_scan_finds_the_fives_and_fours_the_full_analysis_finds(rule) ->
         moves, flags = sr[2][0][:n], sr[4][0][:n]
         fours = {int(p) for p, f in zip(moves, flags, strict=True)
                  if f & threats.FL_OWN_FOUR and not f & threats.FL_FORBIDDEN}
+        own_codes = bd[9][int(bd[3][state.I_SIDE]) - 1]
+        forbidden_fours += sum(1 for p, f in zip(moves, flags, strict=True)
+                               if f & threats.FL_FORBIDDEN
+                               and threats.THREAT_TABLE[own_codes[p]] & threats.T_FOUR)
         m = threats.analyse_fours(bd, sr, 0)
         light = sr[5][0]
         assert {int(p) for p in sr[2][0][:m]} == fours
@@ -138,3 +143,4 @@ def test_the_vcf_scan_finds_the_fives_and_fours_the_full_analysis_finds(rule) ->
             assert light[slot] == an[slot]
         checked += bool(fours)
     assert checked > 50  # positions with fours to find
+    assert rule is Rule.FREESTYLE or forbidden_fours > 0  # and black fours renju forbids
