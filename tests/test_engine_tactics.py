@@ -838,3 +838,40 @@ def test_root_reductions_find_the_same_moves_with_fewer_nodes() -> None:
         full_total += full_nodes
         reduced_total += nodes
     assert reduced_total < full_total, (reduced_total, full_total)
+
+
+# --- singular extensions ----------------------------------------------------------------------
+
+
+def _deepen_singular(moves: str, depth: int, singular_depth: int) -> tuple[int, int, list[int]]:
+    """(best move, selective depth, principal variation) of deepening to `depth`, with
+    singular extensions from `singular_depth` on (0: none)."""
+    bd, sr, root, count = _search_state(moves)
+    sr[10][threats.P_SINGULAR] = singular_depth
+    quiet = search.quiet_root_cells(bd, sr)
+    scores = np.zeros(count, dtype=np.int64)
+    for d in range(1, depth + 1):
+        search.root_search(bd, sr, d, root, scores, count, quiet)
+        best = int(sr[9][threats.C_ROOT_BEST])
+        root[: best + 1] = np.roll(root[: best + 1], 1)
+    pv = np.zeros(64, dtype=np.int64)
+    length = search.principal_variation(bd, sr, int(root[0]), pv)
+    return int(root[0]), int(sr[9][threats.C_SELDEPTH]), [int(c) for c in pv[:length]]
+
+
+def test_a_singular_hash_move_is_searched_deeper_and_the_line_stays_whole() -> None:
+    """With singular extensions a forced-looking line is followed further at the same depth,
+    and the position's own table entries survive the test searches that leave the move out."""
+    deeper = 0
+    for moves in QUIET_POSITIONS:
+        _, plain_reach, _ = _deepen_singular(moves, 9, 0)
+        move, reach, pv = _deepen_singular(moves, 9, driver.LEVELS[Level.HARD].singular_depth)
+        deeper += reach > plain_reach
+        board = Board.from_moves(parse_moves(moves, 15), 15)
+        assert pv and pv[0] == move and len(pv) >= 4, (moves, pv)
+        for cell in pv:  # a legal line read back from the table: every move on an empty point
+            x, y = state.cell_point(cell, 15)
+            assert board.is_legal(x, y), (moves, pv)
+            if board.push(x, y) is not None:
+                break
+    assert deeper >= 2  # when written: 12, 13 and 14 plies without, 18, 16 and 18 with

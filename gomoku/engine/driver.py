@@ -58,6 +58,7 @@ class LevelConfig:
     opp_weight: int = 10
     opp_bonus: int = 100  # percent
     futility: int = 0  # evaluation margin per ply above beta that fails high at once (0: off)
+    singular_depth: int = 0  # singular extensions of the hash move from this depth on (0: off)
     stop_vct: bool = True  # at the root, keep only moves that stop an opponent VCT
     verify_nodes_per_s: int = 0  # VCT nodes to check each new best move, per second of budget
     # The last check: the share of the budget kept from the iterations for a deep VCT check of
@@ -74,7 +75,7 @@ LEVELS = {
     Level.HARD: LevelConfig(width=14, max_depth=60, leaf_vcf=4, root_vcf=30, defend_vcf=20,
                             vct_depth=10, vct_width=12, vct_nodes_per_s=40_000, lmr=True, noise=0,
                             tt_bits=21, next_depth_share=0.9, verify_nodes_per_s=20_000,
-                            futility=100, trained_eval=True, final_check_share=0.2,
+                            futility=100, singular_depth=6, trained_eval=True, final_check_share=0.2,
                             final_check_nodes_per_s=200_000),
 }
 """Hard's table: 2**21 entries x 16 bytes = 32 MiB per thread; medium's 4 MiB."""
@@ -134,6 +135,7 @@ def _reset(sr: tuple, config: LevelConfig | None, seed: int) -> None:
         params[threats.P_VCT_WIDTH] = config.vct_width
         params[threats.P_EVAL_NOISE] = config.noise
         params[threats.P_FUTILITY] = config.futility
+        params[threats.P_SINGULAR] = config.singular_depth
     params[threats.P_SEED] = seed
 
 

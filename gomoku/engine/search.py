@@ -44,6 +44,7 @@ from gomoku.engine.threats import (
     P_FUTILITY,
     P_LMR,
     P_SEED,
+    P_SINGULAR,
     P_VCF_LEAF,
     P_WIDTH,
     WIN,
@@ -61,6 +62,8 @@ TT_EXACT = np.int64(1)  # (typed: a literal argument would compile _tt_store aga
 TT_LOWER = np.int64(2)
 TT_UPPER = np.int64(3)
 NULL_SALT = np.uint64(0x5851F42D4C957F2D)
+SINGULAR_SALT = np.uint64(0x2545F4914F6CDD1D)  # the key of a node searched without its TT move
+SE_MARGIN = 2  # per ply: how far below the TT score the other moves must stay
 THREAT_FLAGS = FL_OWN_FOUR | FL_OWN_THREE | FL_OPP_FOUR | FL_OPP_THREE
 
 
@@ -124,7 +127,12 @@ def _noise(sr: tuple, h: np.uint64) -> int:
 
 @njit(nogil=True, cache=True, _nrt=False)
 def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: int) -> int:
-    """The score of the position for the side to move, searched `depth` plies (PVS)."""
+    """The score of the position for the side to move, searched `depth` plies (PVS).
+
+    `pv_node`: bit 0 set on the principal variation; above it, 1 + a move to leave out (the
+    singular extension's test search), or 0."""
+    skip = (pv_node >> 1) - 1
+    pv_node = pv_node & 1
     info = bd[3]
     ply = info[I_PLY]
     counters = sr[9]
@@ -163,6 +171,8 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
 
     # Step 5. Transposition table probe
     h = bd[4][ply]
+    if skip >= 0:
+        h ^= SINGULAR_SALT  # not the node's own entry: this search leaves a move out
     found, tt_move, tt_depth, tt_flag, tt_score = _tt_probe(sr, h, ply)
     if found and tt_depth >= depth and pv_node == 0:
         if tt_flag == TT_EXACT:
@@ -233,29 +243,57 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
                 next_slot = _to_front(order, order_flags, np.int64(m), np.int64(killers[k]),
                                      next_slot)
 
-    # Step 9. Principal variation search with late move reductions
+    # Step 9. Singular extension: the TT move, which failed high before, is searched a ply
+    # deeper if every other move stays well below its score (a shallower search without it,
+    # as the step before the first move: i = -1); if another move beats beta too, the node cuts.
+    singular_beta = 0
+    i = 0
+    if (skip < 0 and 0 < params[P_SINGULAR] <= depth and extension == 0 and found and m > 1
+            and order[0] == tt_move and tt_flag != TT_UPPER and tt_depth >= depth - 2
+            and -WIN_MIN < tt_score < WIN_MIN):
+        singular_beta = tt_score - SE_MARGIN * depth
+        i = -1
+    tt_extension = 0
+    new_depth = depth - 1
+
+    # Step 10. Principal variation search with late move reductions
     side = info[I_SIDE]
     best = -INF
     best_move = order[0]
     flag = TT_UPPER
-    i = 0
     while i < m:
-        p = order[i]
-        make(bd, p)
-        new_depth = depth - 1 + extension
-        # The first move gets the full window. A later one: a null window, a ply or two less
-        # if quiet (LMR); above alpha, again at full depth (stage 1), then with the full window
-        # (stage 2). One recursive call site: numba types the function again for each one.
-        if i == 0:
-            child_depth, child_alpha, child_pv, stage = new_depth, -beta, pv_node, 2
+        sign = -1
+        if i < 0:
+            # The singular test: this position again without the TT move, one ply further
+            # down so that it has buffers of its own (same side to move, same key), not negated.
+            p = -1
+            bd[4][ply + 1] = h
+            info[I_PLY] = ply + 1
+            child_depth, child_alpha, child_beta = depth // 2, singular_beta - 1, singular_beta
+            child_pv, stage, sign = 2 * (tt_move + 1), 2, 1
         else:
-            reduction = 0
-            if params[P_LMR] != 0 and depth >= 3 and i >= 3 and (order_flags[i] & THREAT_FLAGS) == 0:
-                reduction = 1 if i < 8 else 2
-            child_depth, child_alpha, child_pv = new_depth - reduction, -alpha - 1, NO
-            stage = 0 if reduction > 0 else 1
+            p = order[i]
+            if p == skip:
+                i += 1
+                continue
+            make(bd, p)
+            new_depth = depth - 1 + extension + (tt_extension if i == 0 else 0)
+            child_beta = -alpha
+            # The first move gets the full window. A later one: a null window, a ply or two
+            # less if quiet (LMR); above alpha, again at full depth (stage 1), then with the
+            # full window (stage 2). One recursive call site: numba types the function again
+            # for each one.
+            if i == 0:
+                child_depth, child_alpha, child_pv, stage = new_depth, -beta, pv_node, 2
+            else:
+                reduction = 0
+                if (params[P_LMR] != 0 and depth >= 3 and i >= 3
+                        and (order_flags[i] & THREAT_FLAGS) == 0):
+                    reduction = 1 if i < 8 else 2
+                child_depth, child_alpha, child_pv = new_depth - reduction, -alpha - 1, NO
+                stage = 0 if reduction > 0 else 1
         while True:
-            score = -negamax(bd, sr, child_depth, child_alpha, -alpha, child_pv)
+            score = sign * negamax(bd, sr, child_depth, child_alpha, child_beta, child_pv)
             if stage == 2 or score <= alpha:
                 break
             if stage == 0:
@@ -264,9 +302,21 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
                 child_alpha, child_pv, stage = -beta, YES, 2
             else:
                 break
-        unmake(bd)
+        if p >= 0:
+            unmake(bd)
+        else:
+            info[I_PLY] = ply
         if counters[C_ABORTED] != 0:
             return 0
+        if p < 0:
+            if score < singular_beta:
+                tt_extension = 1
+            elif singular_beta >= beta:
+                return singular_beta  # multi-cut: another move fails high as well
+            elif tt_score >= beta:
+                tt_extension = -1
+            i = 0
+            continue
         if score > best:
             best = score
             best_move = p
@@ -275,7 +325,7 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
                 flag = TT_EXACT
                 if alpha >= beta:
                     flag = TT_LOWER
-                    # Step 10. A quiet cutoff move becomes a killer and earns history
+                    # Step 11. A quiet cutoff move becomes a killer and earns history
                     if (order_flags[i] & THREAT_FLAGS) == 0:
                         killers = sr[7][ply]
                         if killers[0] != p:
@@ -289,7 +339,7 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
             m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags, ALL_MOVES)
             m_all = m
 
-    # Step 11. Transposition table store
+    # Step 12. Transposition table store
     _tt_store(sr, h, best_move, depth, flag, best, ply)
     return best
 

@@ -108,6 +108,7 @@ P_VCT_WIDTH = 3  # attacker moves tried at a VCT node
 P_EVAL_NOISE = 4  # medium: +-noise added to leaf evaluations (0: none)
 P_SEED = 5
 P_FUTILITY = 9  # a quiet node's evaluation this much per ply above beta fails high at once (0: off)
+P_SINGULAR = 10  # singular extensions of the hash move from this depth on (0: off)
 N_PARAMS = 16
 
 VCT_SALT = np.uint64(0x9E3779B97F4A7C15)
