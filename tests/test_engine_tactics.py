@@ -772,13 +772,13 @@ def test_a_lost_side_plays_the_longest_defence_not_a_corner() -> None:
 DEEP_VCT_MOVES = "h7 j8 f10 i7 h6 h8 j6 i6 i8 g7 i9 g6 g10 g5 g8"
 
 
-def _search_state(moves: str) -> tuple[tuple, tuple, np.ndarray, int]:
+def _search_state(moves: str, tt_bits: int = 16) -> tuple[tuple, tuple, np.ndarray, int]:
     """(board state, hard's search tables, root moves, their count) after `moves`."""
     board = Board.from_moves(parse_moves(moves, 15), 15)
     bd = state.new_state(np.ascontiguousarray(board.grid, dtype=np.int8), int(board.to_move),
                          driver.RULE_CODES[Rule.FREESTYLE], driver.pattern_tables(Rule.FREESTYLE))
     hard = driver.LEVELS[Level.HARD]
-    sr = threats.new_search_tables(16, bd[0].shape[0], driver.evaluation(Level.HARD))
+    sr = threats.new_search_tables(tt_bits, bd[0].shape[0], driver.evaluation(Level.HARD))
     driver._reset(sr, hard, 1)
     root = np.zeros(threats.MAX_MOVES, dtype=np.int64)
     count, _ = search.root_moves(bd, sr, root, hard.defend_vcf)
@@ -845,8 +845,9 @@ def test_root_reductions_find_the_same_moves_with_fewer_nodes() -> None:
 
 def _deepen_singular(moves: str, depth: int, singular_depth: int) -> tuple[int, int, list[int]]:
     """(best move, selective depth, principal variation) of deepening to `depth`, with
-    singular extensions from `singular_depth` on (0: none)."""
-    bd, sr, root, count = _search_state(moves)
+    singular extensions from `singular_depth` on (0: none), in a table of hard's size (a
+    smaller one loses principal variations to collisions)."""
+    bd, sr, root, count = _search_state(moves, driver.LEVELS[Level.HARD].tt_bits)
     sr[10][threats.P_SINGULAR] = singular_depth
     quiet = search.quiet_root_cells(bd, sr)
     scores = np.zeros(count, dtype=np.int64)
@@ -874,4 +875,4 @@ def test_a_singular_hash_move_is_searched_deeper_and_the_line_stays_whole() -> N
             assert board.is_legal(x, y), (moves, pv)
             if board.push(x, y) is not None:
                 break
-    assert deeper >= 2  # when written: 12, 13 and 14 plies without, 18, 16 and 18 with
+    assert deeper >= 2  # when written: 12, 13 and 14 plies without, 21, 17 and 21 with

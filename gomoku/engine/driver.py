@@ -75,7 +75,7 @@ LEVELS = {
     Level.HARD: LevelConfig(width=14, max_depth=60, leaf_vcf=4, root_vcf=30, defend_vcf=20,
                             vct_depth=10, vct_width=12, vct_nodes_per_s=40_000, lmr=True, noise=0,
                             tt_bits=21, next_depth_share=0.9, verify_nodes_per_s=20_000,
-                            futility=100, singular_depth=6, trained_eval=True, final_check_share=0.2,
+                            futility=100, singular_depth=4, trained_eval=True, final_check_share=0.2,
                             final_check_nodes_per_s=200_000),
 }
 """Hard's table: 2**21 entries x 16 bytes = 32 MiB per thread; medium's 4 MiB."""
