@@ -816,16 +816,23 @@ QUIET_POSITIONS = ("f7 j6 j8 k7 i7 i5 h4 h6", "f6 h6 j9 g8 g9 i9 h10 f8 h8 h7",
                    "j9 f10 f9 e8 g9 e9 g11 e7 e6 g7")
 
 
-def _deepen(moves: str, depth: int, reduce_root: bool) -> tuple[int, int]:
-    """(best move, nodes) of iterative deepening to `depth` as the driver runs it."""
-    bd, sr, root, count = _search_state(moves)
-    quiet = search.quiet_root_cells(bd, sr) if reduce_root else None
+def _iterate(bd: tuple, sr: tuple, root: np.ndarray, count: int, depth: int,
+             quiet: np.ndarray | None) -> int:
+    """Iterative deepening to `depth` as the driver runs it (the best move first next time);
+    returns the best move."""
     scores = np.zeros(count, dtype=np.int64)
     for d in range(1, depth + 1):
         search.root_search(bd, sr, d, root, scores, count, quiet)
         best = int(sr[9][threats.C_ROOT_BEST])
         root[: best + 1] = np.roll(root[: best + 1], 1)
-    return int(root[0]), int(sr[9][threats.C_NODES])
+    return int(root[0])
+
+
+def _deepen(moves: str, depth: int, reduce_root: bool) -> tuple[int, int]:
+    """(best move, nodes) of iterative deepening to `depth` as the driver runs it."""
+    bd, sr, root, count = _search_state(moves)
+    quiet = search.quiet_root_cells(bd, sr) if reduce_root else None
+    return _iterate(bd, sr, root, count, depth, quiet), int(sr[9][threats.C_NODES])
 
 
 def test_root_reductions_find_the_same_moves_with_fewer_nodes() -> None:
@@ -849,15 +856,10 @@ def _deepen_singular(moves: str, depth: int, singular_depth: int) -> tuple[int, 
     smaller one loses principal variations to collisions)."""
     bd, sr, root, count = _search_state(moves, driver.LEVELS[Level.HARD].tt_bits)
     sr[10][threats.P_SINGULAR] = singular_depth
-    quiet = search.quiet_root_cells(bd, sr)
-    scores = np.zeros(count, dtype=np.int64)
-    for d in range(1, depth + 1):
-        search.root_search(bd, sr, d, root, scores, count, quiet)
-        best = int(sr[9][threats.C_ROOT_BEST])
-        root[: best + 1] = np.roll(root[: best + 1], 1)
+    move = _iterate(bd, sr, root, count, depth, search.quiet_root_cells(bd, sr))
     pv = np.zeros(64, dtype=np.int64)
-    length = search.principal_variation(bd, sr, int(root[0]), pv)
-    return int(root[0]), int(sr[9][threats.C_SELDEPTH]), [int(c) for c in pv[:length]]
+    length = search.principal_variation(bd, sr, move, pv)
+    return move, int(sr[9][threats.C_SELDEPTH]), [int(c) for c in pv[:length]]
 
 
 def test_a_singular_hash_move_is_searched_deeper_and_the_line_stays_whole() -> None:
