@@ -8,6 +8,10 @@ hard's own check (its VCT depth, the nodes it spends at --time seconds a move) f
 
 A game whose losing move the deep search finds but hard's check misses was lost to a VCT
 beyond hard's reach; "none found" means a win by a longer or quieter attack.
+
+With --alternatives, each other move at that point (an empty point within 2 of a stone) is
+tried the same way: if every one also leaves the opponent a VCT, the game was lost earlier,
+in a position where the opponent had no VCT yet (a quiet mistake, not a missed VCT).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import numpy as np
 
 from gomoku.core import Board
 from gomoku.core.notation import format_point
-from gomoku.core.records import RECORD_SUFFIX, load_record
+from gomoku.core.records import RECORD_SUFFIX, GameRecord, load_record
 from gomoku.engine import driver, search, state, threats
 from gomoku.engine.api import Level
 
@@ -36,6 +40,22 @@ def opponent_vct(board: Board, depth: int, nodes: int) -> int:
     return threats.WIN - found if found > 0 else 0  # the search counts plies from its root
 
 
+def saving_moves(record: GameRecord, ply: int, depth: int, nodes: int) -> tuple[int, int]:
+    """(saving, tried): of the other moves at `ply` (empty points within 2 of a stone), how
+    many leave the opponent no VCT within the limits, and how many were tried."""
+    before = Board.from_moves(record.moves[:ply], record.size, record.rule)
+    stones = np.argwhere(before.grid != 0)
+    saving = tried = 0
+    for y, x in np.argwhere(before.grid == 0):
+        point = (int(x), int(y))
+        if point == tuple(record.moves[ply]) or np.abs(stones - (y, x)).max(axis=1).min() > 2:
+            continue
+        tried += 1
+        after = Board.from_moves([*record.moves[:ply], point], record.size, record.rule)
+        saving += opponent_vct(after, depth, nodes) == 0
+    return saving, tried
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="an arena --out folder")
@@ -43,13 +63,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=14, help="threats of the deep search")
     parser.add_argument("--nodes", type=int, default=500_000, help="nodes of the deep search")
     parser.add_argument("--time", type=float, default=1.0, help="the games' seconds a move")
+    parser.add_argument("--alternatives", action="store_true",
+                        help="also try every other move at the losing point (slower)")
     args = parser.parse_args(argv)
     driver.warm_up()
     hard = driver.LEVELS[Level.HARD]
     # The deepest check hard makes of the move it plays (the last check, where it has one).
     per_s = max(hard.verify_nodes_per_s, hard.final_check_nodes_per_s)
     check_nodes = max(int(per_s * args.time), 2_000)
-    lost = beyond = 0
+    lost = beyond = doomed = 0
     for path in sorted(args.folder.glob(f"game-*{RECORD_SUFFIX}")):
         record = load_record(path)
         ours_black = record.black == args.engine
@@ -72,9 +94,15 @@ def main(argv: list[str] | None = None) -> int:
                 verdict = (f"move {ply + 1} {move}: the opponent wins in {plies} plies; hard's "
                            f"check (depth {hard.vct_depth}, {check_nodes} nodes) "
                            f"{'finds it' if seen else 'misses it'}")
+                if args.alternatives:
+                    saving, tried = saving_moves(record, ply, args.depth, args.nodes)
+                    doomed += saving == 0
+                    verdict += f"; {saving} of {tried} other moves avoid a VCT"
                 break
         print(f"{path.name}: {len(record.moves)} stones; {verdict}", flush=True)
     print(f"{lost} games lost by a five; in {beyond} the losing move left a VCT beyond hard's check")
+    if args.alternatives:
+        print(f"in {doomed} every other move left the opponent a VCT too: lost before that move")
     return 0
 
 
