@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gomoku.core import Board
+from gomoku.core import Board, IllegalMoveError
 from gomoku.core.notation import format_point
 from gomoku.core.records import RECORD_SUFFIX, GameRecord, load_record
 from gomoku.engine import driver, search, state, threats
@@ -50,8 +50,12 @@ def saving_moves(record: GameRecord, ply: int, depth: int, nodes: int) -> tuple[
         point = (int(x), int(y))
         if point == tuple(record.moves[ply]) or np.abs(stones - (y, x)).max(axis=1).min() > 2:
             continue
+        after = before.copy()
+        try:
+            after.push(*point)
+        except IllegalMoveError:  # renju: a point forbidden to black is no alternative
+            continue
         tried += 1
-        after = Board.from_moves([*record.moves[:ply], point], record.size, record.rule)
         saving += opponent_vct(after, depth, nodes) == 0
     return saving, tried
 
