@@ -9,9 +9,10 @@ hard's own check (its VCT depth, the nodes it spends at --time seconds a move) f
 A game whose losing move the deep search finds but hard's check misses was lost to a VCT
 beyond hard's reach; "none found" means a win by a longer or quieter attack.
 
-With --alternatives, each other move at that point (an empty point within 2 of a stone) is
-tried the same way: if every one also leaves the opponent a VCT, the game was lost earlier,
-in a position where the opponent had no VCT yet (a quiet mistake, not a missed VCT).
+With --alternatives, each other move at that point (the engine's candidates: empty, a stone
+within 2 along a line) is tried the same way: if every one also leaves the opponent a VCT,
+the game was lost earlier, in a position where the opponent had no VCT yet (a quiet mistake,
+not a missed VCT).
 """
 
 from __future__ import annotations
@@ -41,14 +42,17 @@ def opponent_vct(board: Board, depth: int, nodes: int) -> int:
 
 
 def saving_moves(record: GameRecord, ply: int, depth: int, nodes: int) -> tuple[int, int]:
-    """(saving, tried): of the other moves at `ply` (empty points within 2 of a stone), how
-    many leave the opponent no VCT within the limits, and how many were tried."""
+    """(saving, tried): of the other moves at `ply` (the engine's candidates: empty, a stone
+    within 2 along a line), how many leave the opponent no VCT within the limits, and how
+    many were tried."""
     before = Board.from_moves(record.moves[:ply], record.size, record.rule)
-    stones = np.argwhere(before.grid != 0)
+    bd = state.new_state(np.ascontiguousarray(before.grid, dtype=np.int8), int(before.to_move),
+                         driver.RULE_CODES[before.rule], driver.pattern_tables(before.rule))
+    cells, near = bd[0], bd[2]
     saving = tried = 0
-    for y, x in np.argwhere(before.grid == 0):
-        point = (int(x), int(y))
-        if point == tuple(record.moves[ply]) or np.abs(stones - (y, x)).max(axis=1).min() > 2:
+    for cell in np.flatnonzero((cells == 0) & (near > 0)):
+        point = state.cell_point(int(cell), record.size)
+        if point == tuple(record.moves[ply]):
             continue
         after = before.copy()
         try:
