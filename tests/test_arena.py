@@ -138,6 +138,10 @@ def test_two_games_between_our_levels_add_up_and_replay(tmp_path):
 
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["games"] == 2 and summary["time_per_move_s"] == 0.2
+    for engine in (1, 2):  # each game's lines are marked in each engine's log (advantage.py)
+        log = (tmp_path / f"engine{engine}-job1.log").read_text().splitlines()
+        assert [line for line in log if line.startswith("arena: game")] == [
+            "arena: game 1", "arena: game 2"]
 
 
 def test_a_silent_engine_loses_on_time(tmp_path):

@@ -55,6 +55,7 @@ OPENINGS_DIR = Path(__file__).resolve().parent / "openings"
 """The checked-in opening sets, `<rule>-<size>.txt` (see tools/make_openings.py)."""
 EVAL_PATTERN = r"Eval\s*[:=]?\s*([+-]?M?\d+)"  # a judge's evaluation in its MESSAGE (Rapfi's: -229, +M5)
 MATE_VALUE = 30000  # a judge's mate (+M5, -M4) read as a number
+GAME_MARK = "arena: game "  # the line each engine log gets before a game, with its number
 _MOVE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 
 
@@ -711,6 +712,9 @@ def _play_one(
                 failure.reason,
                 failure.detail,
             )
+    for log in logs:  # where each game's lines begin (tools/advantage.py reads them)
+        log.write(f"{GAME_MARK}{index + 1}\n")
+        log.flush()
     result = play_game(
         index, engines, black, opening, config.rule, config.size, config.times_s, config.tolerance_s
     )
