@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -11,6 +12,8 @@ import numpy as np
 import pytest
 
 from gomoku.core import Board, Rule
+from gomoku.core.notation import parse_moves
+from gomoku.core.records import GameRecord, format_record
 from gomoku.engine import driver, eval_weights, patterns, state, threats
 from gomoku.engine.api import Level, Position
 
@@ -144,3 +147,54 @@ def test_a_judges_values_label_each_position_and_join_the_fit(tmp_path) -> None:
         file.write("0 3 -120\n0 4 12x\n")
     with pytest.raises(SystemExit, match="line 2"):
         tool.features_of([subset], [damaged])
+
+
+def test_collect_cuts_games_after_the_opening_and_label_asks_a_shared_position_once(tmp_path, capsys) -> None:
+    """`collect --plies 4` keeps each game's result and its first 4 moves after the opening (and
+    the one after, never trained on); `label` asks the judge once about a position two games
+    share, and gives both the same value."""
+    tool = _train_eval_module()
+    folder = tmp_path / "arena"
+    folder.mkdir()
+    _subset, games = _first_games(tmp_path, 2)
+    for number, line in enumerate(games, 1):
+        score, stones, *moves = line.split()
+        points = parse_moves(" ".join(moves), 15)
+        record = GameRecord(moves=points, times=[0.0] * len(points), reason="five",
+                            result={"1": "black", "0": "white"}[score],
+                            extra={"arena": {"opening_stones": int(stones)}})
+        (folder / f"game-{number:03}.gomoku").write_text(format_record(record), encoding="utf-8")
+    cut = tmp_path / "cut.txt.gz"
+    tool.collect([folder], cut, plies=4)
+    with gzip.open(cut, "rt", encoding="ascii") as file:
+        lines = file.read().splitlines()
+    assert [line.split()[:2] for line in lines] == [line.split()[:2] for line in games]
+    for line, full in zip(lines, games, strict=True):
+        kept = parse_moves(" ".join(line.split()[2:]), 15)
+        assert kept == parse_moves(" ".join(full.split()[2:]), 15)[:3 + 4 + 1]
+    twice = tmp_path / "twice.txt.gz"
+    with gzip.open(twice, "wt", encoding="ascii") as file:
+        file.write("\n".join(lines + lines) + "\n")
+    labels = tmp_path / "labels.txt.gz"
+    capsys.readouterr()
+    tool.label(twice, "hard", nodes=1000, jobs=2, out=labels, turn_ms=20)
+    positions = len(list(tool.quiet_positions(twice)))
+    asked = re.search(r"(\d+) positions \((\d+) asked\)", capsys.readouterr().out)
+    assert int(asked.group(1)) == positions and 0 < int(asked.group(2)) <= positions // 2
+    with gzip.open(labels, "rt", encoding="ascii") as file:
+        values = [line.split()[2] for line in file.read().splitlines()]
+    assert values[:positions // 2] == values[positions // 2:]
+
+
+def test_the_judges_share_can_differ_by_games_file(tmp_path) -> None:
+    """--mix 0.5 1: the second file's target is the judge's chance alone (its results ignored)."""
+    tool = _train_eval_module()
+    subset, games = _first_games(tmp_path, 6)
+    labels = tmp_path / "labels.txt.gz"
+    tool.label(subset, "hard", nodes=1000, jobs=2, out=labels, turn_ms=20)
+    out = tmp_path / "weights.py"
+    assert tool.main(["fit", str(subset), str(subset), "--labels", str(labels), str(labels),
+                      "--mix", "0.5", "1", "--min-use", "1", "--steps", "20", "--out", str(out)]) == 0
+    assert "(mix 0.5 1.0)" in out.read_text()
+    with pytest.raises(SystemExit):
+        tool.main(["fit", str(subset), "--labels", str(labels), "--mix", "0.5", "1", "--out", str(out)])

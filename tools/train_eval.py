@@ -12,13 +12,16 @@ Each cell value is a sum of per-line values and a threat-class value (an open th
 four-three, ...), plus a correction of its own for the pattern combinations seen in at least
 --min-use training positions.
 
-    # 1. Gather the games (deduplicated) from arena record folders into one small file:
+    # 1. Gather the games (deduplicated) from arena record folders into one small file
+    #    (--plies N: each cut N moves after its opening):
     .venv/bin/python tools/train_eval.py collect /path/to/arena/*/ --out tools/training/freestyle-15.txt.gz
-    # 2. (Optional) a stronger brain's evaluation of each quiet position, at a fixed node count:
+    # 2. (Optional) a stronger brain's evaluation of each quiet position, at a fixed node count
+    #    (a position met in several games is asked once):
     .venv/bin/python tools/train_eval.py label tools/training/freestyle-15.txt.gz \\
         --judge /path/to/pbrain-rapfi --out tools/training/freestyle-15.labels.gz
     # 3. Fit, and write the weights module (several games files fit as one; --labels: one per
-    #    games file, and the target mixes the game's result with the judge's win chance):
+    #    games file, and the target mixes the game's result with the judge's win chance, --mix
+    #    the judge's share, one for all or one per games file):
     .venv/bin/python tools/train_eval.py fit tools/training/freestyle-15.txt.gz \\
         tools/training/rapfi-selfplay-15.txt.gz --labels tools/training/freestyle-15.labels.gz \\
         tools/training/rapfi-selfplay-15.labels.gz --mix 0.5 --out gomoku/engine/eval_weights.py
@@ -26,9 +29,15 @@ four-three, ...), plus a correction of its own for the pattern combinations seen
 The checked-in games: freestyle-15.txt.gz, every finished freestyle 15x15 game of our arena runs
 (hard, medium and outside engines against each other); rapfi-selfplay-15.txt.gz, Rapfi
 classical against itself at 0.1-0.2 s a move from random 3-stone openings (tools/arena.py
-ENGINE ENGINE --openings random), whose results follow from strong play on both sides.
-The *.labels.gz files: Rapfi classical's evaluation of each of their quiet positions at 10,000
-nodes (`label`, its default), about 140 positions a second on two cores.
+ENGINE ENGINE --openings random), whose results follow from strong play on both sides;
+rapfi-early-15.txt.gz, the first 14 moves after the opening of 3,647 arena games of hard (and
+its experiments) against Rapfi (`collect --plies 14`; one 80-game run, s19-main-1s, left out to
+judge the fit on), where hard's mistakes are. The *.labels.gz files: Rapfi classical's
+evaluation of each of their quiet positions at 10,000 nodes (`label`, its default), about 140
+positions a second on two cores; rapfi-early-15's at 100,000 (22,448 positions asked, 21 min).
+Its results say who played Rapfi more than what the position is worth: fit it with --mix 1
+(`--mix 0.5 0.5 1` after the two above). The shipped weights leave it out: fits with it have
+not yet played better (README, "The evaluation on early positions").
 
 A games file holds one game a line: the result for black (1, 0.5, 0), the number of opening
 stones (not trained on), then the moves in notation. A labels file holds one quiet position a
@@ -74,12 +83,15 @@ def _combo_of_word() -> np.ndarray:
     return position[threats.combo_keys()]
 
 
-def collect(folders: list[Path], out: Path) -> None:
-    """Write the finished freestyle 15x15 games of the records in `folders`, each game once."""
+def collect(folders: list[Path], out: Path, plies: int | None = None) -> None:
+    """Write the finished freestyle 15x15 games of the records in `folders`, each game once;
+    with `plies`, each cut to that many moves after its opening (the result kept)."""
 
     def line_of(record: GameRecord) -> str | None:
         result = {"black": "1", "white": "0", "draw": "0.5"}.get(record.result)
-        return None if result is None else f"{result} {arena.opening_stones(record)} {format_moves(record.moves, SIZE)}"
+        stones = arena.opening_stones(record)
+        moves = record.moves if plies is None else record.moves[:stones + plies + 1]  # (the last: not trained on)
+        return None if result is None else f"{result} {stones} {format_moves(moves, SIZE)}"
 
     write_games(folders, out, line_of)
 
@@ -175,15 +187,20 @@ LABEL_LINE = re.compile(r"(\d{1,7}) (\d{1,3}) ([+-]?M?\d{1,6})")  # a labels fil
 def label(games_file: Path, judge: str, nodes: int, jobs: int, out: Path, turn_ms: int = 600000) -> None:
     """Write the judge brain's evaluation of every quiet position of `games_file` (the side to
     move's view, at `nodes` nodes, or `turn_ms` for a brain without INFO max_node): one line
-    each, in `features` order: game, stones, value."""
+    each, in `features` order: game, stones, value. A position met again (games that share
+    their first moves) is asked once."""
     positions = [(number, moves, side) for number, moves, side, *_ in quiet_positions(games_file)]
+    first_of: dict[tuple, int] = {}
+    for i, (_number, moves, _side) in enumerate(positions):
+        first_of.setdefault((frozenset(moves[0::2]), frozenset(moves[1::2])), i)
+    asked = sorted(first_of.values())
     values: list[str] = [""] * len(positions)
     command = arena.engine_command(judge)
     started = time.monotonic()
 
     def work(first: int) -> None:
         brain = None
-        for i in range(first, len(positions), jobs):
+        for done, i in enumerate(asked[first::jobs]):
             number, moves, side = positions[i]
             board = ["BOARD", *(f"{x},{y},{1 if k % 2 == side - 1 else 2}"
                                 for k, (x, y) in enumerate(moves)), "DONE"]
@@ -207,8 +224,8 @@ def label(games_file: Path, judge: str, nodes: int, jobs: int, out: Path, turn_m
             else:
                 failures.append(f"the judge gave no answer for game {number}, {len(moves)} stones")
                 break
-            if first == 0 and i % 5000 < jobs:
-                print(f"{i}/{len(positions)} in {time.monotonic() - started:.0f} s", flush=True)
+            if first == 0 and done % 2500 == 0:
+                print(f"{done * jobs}/{len(asked)} in {time.monotonic() - started:.0f} s", flush=True)
         if brain is not None:
             brain.close()
 
@@ -221,9 +238,10 @@ def label(games_file: Path, judge: str, nodes: int, jobs: int, out: Path, turn_m
     if failures:
         raise SystemExit(failures[0])
     with gzip.open(out, "wt", encoding="ascii") as file:
-        for (number, moves, _side), value in zip(positions, values, strict=True):
+        for number, moves, _side in positions:
+            value = values[first_of[(frozenset(moves[0::2]), frozenset(moves[1::2]))]]
             file.write(f"{number} {len(moves)} {value}\n")
-    print(f"{len(positions)} positions to {out} in {time.monotonic() - started:.0f} s")
+    print(f"{len(positions)} positions ({len(asked)} asked) to {out} in {time.monotonic() - started:.0f} s")
 
 
 def judged(labels_file: Path, data: dict[str, np.ndarray]) -> np.ndarray:
@@ -256,7 +274,9 @@ def features_of(games_files: list[Path], labels_files: list[Path] | None = None)
     for part in parts:
         part["game"] = part["game"] + offset
         offset = int(part["game"].max()) + 1 if len(part["game"]) else offset
-    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+    joined = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+    joined["positions per file"] = np.array([len(part["game"]) for part in parts])
+    return joined
 
 
 def _additive() -> np.ndarray:
@@ -283,10 +303,11 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 
 
 def fit(data: dict[str, np.ndarray], min_use: int, l2: float, steps: int, seed: int,
-        mix: float = 0.0) -> tuple:
+        mix: float | np.ndarray = 0.0) -> tuple:
     """(own values, opponent values) per combo in evaluation units, and a report. With the
     judge's values in `data`, the target is (1 - mix) x the game's result + mix x the judge's
-    win chance (its value through the logistic curve that fits the results best)."""
+    win chance (its value through the logistic curve that fits the results best); `mix` is one
+    share for all, or one a position."""
     result = data["result"].astype(np.float32)
     rng = np.random.default_rng(seed)
     games = np.unique(data["game"])
@@ -294,10 +315,14 @@ def fit(data: dict[str, np.ndarray], min_use: int, l2: float, steps: int, seed: 
     train = ~held
     y = result
     judge_report = {}
-    if mix > 0:
+    mix = np.broadcast_to(np.asarray(mix, dtype=np.float32), result.shape)
+    if mix.any():
         value = data["judge"]
+        judged_results = train & (mix < 1)  # (a games file whose results say little: mix 1)
+        if not judged_results.any():
+            judged_results = train
         judge_scale = min(np.geomspace(20, 2000, 120),
-                          key=lambda s: _log_loss(_sigmoid(value[train] / s), result[train]))
+                          key=lambda s: _log_loss(_sigmoid(value[judged_results] / s), result[judged_results]))
         chance = _sigmoid(value / judge_scale).astype(np.float32)
         y = (1 - mix) * result + mix * chance
         judge_report = {"judge's scale": float(judge_scale),
@@ -332,6 +357,8 @@ def fit(data: dict[str, np.ndarray], min_use: int, l2: float, steps: int, seed: 
         "held-out log loss, cell scores": _log_loss(_sigmoid(scale * old[held]), result[held]),
         "held-out log loss, trained": _log_loss(_sigmoid(x[held] @ w + bias), result[held]),
         **judge_report,
+        **({"held-out log loss against the target, trained": _log_loss(_sigmoid(x[held] @ w + bias), y[held])}
+           if judge_report else {}),
         "intercept (left out: a tempo the side to move has)": float(bias),
     }
     return own_value / scale, opp_value / scale, report
@@ -363,6 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     gather = sub.add_parser("collect", help="gather arena records into a games file")
     gather.add_argument("folders", nargs="+", type=Path)
     gather.add_argument("--out", type=Path, required=True)
+    gather.add_argument("--plies", type=int, help="cut each game this many moves after its opening")
     train = sub.add_parser("fit", help="fit the weights to games files")
     train.add_argument("games", type=Path, nargs="+")
     train.add_argument("--out", type=Path, required=True)
@@ -372,8 +400,9 @@ def main(argv: list[str] | None = None) -> int:
     train.add_argument("--seed", type=int, default=1)
     train.add_argument("--labels", type=Path, nargs="+", metavar="FILE",
                        help="the judge's values (from label), one file per games file, in order")
-    train.add_argument("--mix", type=float, default=0.5,
-                       help="with --labels: the judge's share of the target (default 0.5)")
+    train.add_argument("--mix", type=float, nargs="+", default=[0.5],
+                       help="with --labels: the judge's share of the target (default 0.5), "
+                            "one for all or one per games file")
     judge = sub.add_parser("label", help="a judge brain's value of each quiet position")
     judge.add_argument("games", type=Path)
     judge.add_argument("--judge", required=True, help="the judge's brain command, e.g. /path/to/pbrain-rapfi")
@@ -384,23 +413,26 @@ def main(argv: list[str] | None = None) -> int:
     judge.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     if args.command == "collect":
-        collect(args.folders, args.out)
+        if args.plies is not None and args.plies < 1:
+            parser.error("--plies must be at least 1")
+        collect(args.folders, args.out, args.plies)
         return 0
     if args.command == "label":
         label(args.games, args.judge, args.nodes, args.jobs, args.out, args.turn_ms)
         return 0
     if args.labels is not None and len(args.labels) != len(args.games):
         parser.error("--labels needs one file per games file")
-    if not 0 <= args.mix <= 1:
-        parser.error("--mix must be 0 to 1")
+    if len(args.mix) not in (1, len(args.games)) or not all(0 <= mix <= 1 for mix in args.mix):
+        parser.error("--mix takes one share, or one per games file, each 0 to 1")
     data = features_of(args.games, args.labels)
+    shares = np.repeat(args.mix * (len(args.games) // len(args.mix)), data["positions per file"])
     own, opp, report = fit(data, args.min_use, args.l2, args.steps, args.seed,
-                           args.mix if args.labels else 0.0)
+                           shares if args.labels else 0.0)
     for key, value in report.items():
         print(f"{key}: {value:.4f}" if isinstance(value, float) else f"{key}: {value}")
     source = " and ".join(path.name for path in args.games)
     if args.labels:
-        source += f",\nwith the judge's values in {' and '.join(path.name for path in args.labels)} (mix {args.mix})"
+        source += f",\nwith the judge's values in {' and '.join(path.name for path in args.labels)} (mix {' '.join(map(str, args.mix))})"
     count = write_weights(own, opp, args.out, source)
     print(f"{count} combinations to {args.out}")
     return 0
