@@ -189,7 +189,7 @@ def test_collect_cuts_games_after_the_opening_and_label_asks_a_shared_position_o
 def test_the_judges_share_can_differ_by_games_file(tmp_path) -> None:
     """--mix 0.5 1: the second file's target is the judge's chance alone (its results ignored)."""
     tool = _train_eval_module()
-    subset, games = _first_games(tmp_path, 6)
+    subset, _games = _first_games(tmp_path, 6)
     labels = tmp_path / "labels.txt.gz"
     tool.label(subset, "hard", nodes=1000, jobs=2, out=labels, turn_ms=20)
     out = tmp_path / "weights.py"

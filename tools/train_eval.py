@@ -190,9 +190,10 @@ def label(games_file: Path, judge: str, nodes: int, jobs: int, out: Path, turn_m
     each, in `features` order: game, stones, value. A position met again (games that share
     their first moves) is asked once."""
     positions = [(number, moves, side) for number, moves, side, *_ in quiet_positions(games_file)]
+    stones_of = [(frozenset(moves[0::2]), frozenset(moves[1::2])) for _number, moves, _side in positions]
     first_of: dict[tuple, int] = {}
-    for i, (_number, moves, _side) in enumerate(positions):
-        first_of.setdefault((frozenset(moves[0::2]), frozenset(moves[1::2])), i)
+    for i, stones in enumerate(stones_of):
+        first_of.setdefault(stones, i)
     asked = sorted(first_of.values())
     values: list[str] = [""] * len(positions)
     command = arena.engine_command(judge)
@@ -238,9 +239,8 @@ def label(games_file: Path, judge: str, nodes: int, jobs: int, out: Path, turn_m
     if failures:
         raise SystemExit(failures[0])
     with gzip.open(out, "wt", encoding="ascii") as file:
-        for number, moves, _side in positions:
-            value = values[first_of[(frozenset(moves[0::2]), frozenset(moves[1::2]))]]
-            file.write(f"{number} {len(moves)} {value}\n")
+        for (number, moves, _side), stones in zip(positions, stones_of, strict=True):
+            file.write(f"{number} {len(moves)} {values[first_of[stones]]}\n")
     print(f"{len(positions)} positions ({len(asked)} asked) to {out} in {time.monotonic() - started:.0f} s")
 
 
