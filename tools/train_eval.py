@@ -351,14 +351,14 @@ def fit(data: dict[str, np.ndarray], min_use: int, l2: float, steps: int, seed: 
     opp_value = add @ w[N_ADDITIVE:2 * N_ADDITIVE]
     own_value[own_kept] += w[2 * N_ADDITIVE:2 * N_ADDITIVE + own_kept.sum()]
     opp_value[opp_kept] += w[2 * N_ADDITIVE + own_kept.sum():]
+    predicted = _sigmoid(x[held] @ w + bias)
     report = {
         "positions": int(len(y)), "held-out positions": int(held.sum()), "scale K": float(scale),
         "held-out log loss, a coin": _log_loss(np.full(held.sum(), result[train].mean()), result[held]),
         "held-out log loss, cell scores": _log_loss(_sigmoid(scale * old[held]), result[held]),
-        "held-out log loss, trained": _log_loss(_sigmoid(x[held] @ w + bias), result[held]),
+        "held-out log loss, trained": _log_loss(predicted, result[held]),
         **judge_report,
-        **({"held-out log loss against the target, trained": _log_loss(_sigmoid(x[held] @ w + bias), y[held])}
-           if judge_report else {}),
+        **({"held-out log loss against the target, trained": _log_loss(predicted, y[held])} if judge_report else {}),
         "intercept (left out: a tempo the side to move has)": float(bias),
     }
     return own_value / scale, opp_value / scale, report
