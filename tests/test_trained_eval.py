@@ -1,4 +1,5 @@
-"""Hard's trained evaluation (eval_weights.py) and the tool that trains it (tools/train_eval.py)."""
+"""Hard's trained evaluation (eval_weights.py, eval_hidden.py) and the tool that trains it
+(tools/train_eval.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from gomoku.core import Board, Rule
 from gomoku.core.notation import parse_moves
 from gomoku.core.records import GameRecord, format_record
-from gomoku.engine import driver, eval_weights, patterns, state, threats
+from gomoku.engine import driver, eval_hidden, eval_weights, patterns, state, threats
 from gomoku.engine.api import Level, Position
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
@@ -41,8 +42,9 @@ def test_hard_uses_the_trained_evaluation() -> None:
     assert not driver.LEVELS[Level.MEDIUM].trained_eval
 
 
-def test_the_evaluation_is_the_sum_of_the_trained_cell_values() -> None:
-    """Computed here from WEIGHTS by hand: each candidate cell's four codes, sorted."""
+def test_the_evaluation_is_the_trained_cell_values_and_the_hidden_layer() -> None:
+    """Computed here from WEIGHTS and the hidden layer's EMBED, BIAS, OUT and OFFSET by hand:
+    each candidate cell's four codes, sorted, give its values and its inputs to the units."""
     board = Board.from_moves(MOVES, 15, Rule.FREESTYLE)
     position = Position.from_board(board)
     grid = np.ascontiguousarray(position.grid, dtype=np.int8)
@@ -50,12 +52,16 @@ def test_the_evaluation_is_the_sum_of_the_trained_cell_values() -> None:
     bd = state.new_state(grid, me, patterns.RULE_FREESTYLE, driver.pattern_tables(Rule.FREESTYLE))
     cells, near, codes = bd[0], bd[2], bd[9]
     total = 0
+    units = np.zeros(eval_hidden.UNITS)
+    nothing = ((0.0,) * eval_hidden.UNITS,) * 2
     for p in np.flatnonzero((cells == 0) & (near > 0)):
         for color, sign, slot in ((me, 1, 0), (3 - me, -1, 1)):
             combo = tuple(sorted((int(codes[color - 1, p]) >> (4 * d)) & 15 for d in range(4)))
             total += sign * eval_weights.WEIGHTS.get(combo, (0, 0))[slot]
-    assert total != 0
-    assert hard_eval(MOVES) == total
+            units += sign * np.array(eval_hidden.EMBED.get(combo, nothing)[slot])
+    hidden = np.maximum(units + eval_hidden.BIAS, 0) @ np.array(eval_hidden.OUT) - eval_hidden.OFFSET
+    assert total != 0 and abs(hidden) > 10
+    assert abs(hard_eval(MOVES) - (total + int(hidden))) <= 1  # (the engine sums in float32)
 
 
 def test_medium_keeps_the_hand_set_pattern_scores() -> None:
@@ -113,6 +119,26 @@ def test_a_fit_on_some_games_predicts_held_out_results_better_than_the_cell_scor
     for code in range(1, patterns.F5):
         single = module.WEIGHTS.get((0, 0, 0, code), (0, 0))
         assert four_three[0] > single[0] and four_three[1] > single[1]
+
+
+def test_a_hidden_layer_fitted_on_some_games_predicts_better_and_its_module_loads(tmp_path) -> None:
+    """`fit_hidden` on the first 400 checked-in games, on top of the shipped linear values: it
+    predicts the held-out games' results better than they do alone, and the module it writes
+    holds every combination it gave inputs to."""
+    tool = _train_eval_module()
+    subset, _games = _first_games(tmp_path, 400)
+    data = tool.features(subset)
+    inputs, bias, out_weights, offset, report = tool.fit_hidden(data, units=8, epochs=4, l2=1e-5, seed=1)
+    assert (report["held-out log loss, with the hidden layer"]
+            < report["held-out log loss, the linear evaluation"] < 0.6932)
+    out = tmp_path / "hidden.py"
+    count = tool.write_hidden(inputs, bias, out_weights, offset, out, subset.name)
+    spec = importlib.util.spec_from_file_location("hidden", out)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.UNITS == 8 == len(module.BIAS) == len(module.OUT)
+    assert len(module.EMBED) == count > 100
+    assert all(len(own) == len(opp) == 8 for own, opp in module.EMBED.values())
 
 
 @pytest.mark.parametrize("line", ["0 3 h8 i9 x1", "2 3 h8 i9", "1 3 h8 h8"])

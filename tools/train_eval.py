@@ -25,6 +25,11 @@ four-three, ...), plus a correction of its own for the pattern combinations seen
     .venv/bin/python tools/train_eval.py fit tools/training/freestyle-15.txt.gz \\
         tools/training/rapfi-selfplay-15.txt.gz --labels tools/training/freestyle-15.labels.gz \\
         tools/training/rapfi-selfplay-15.labels.gz --mix 0.5 --out gomoku/engine/eval_weights.py
+    # 4. Fit the hidden layer (eval_hidden.py) on top of the linear values just written: 16
+    #    rectified units on the same combo counts, their output added to the evaluation:
+    .venv/bin/python tools/train_eval.py hidden tools/training/freestyle-15.txt.gz \\
+        tools/training/rapfi-selfplay-15.txt.gz --labels tools/training/freestyle-15.labels.gz \\
+        tools/training/rapfi-selfplay-15.labels.gz --mix 0.5 --out gomoku/engine/eval_hidden.py
 
 The checked-in games: freestyle-15.txt.gz, every finished freestyle 15x15 game of our arena runs
 (hard, medium and outside engines against each other); rapfi-selfplay-15.txt.gz, Rapfi
@@ -304,6 +309,136 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-np.clip(z, -50, 50)))  # (a mate is +-inf)
 
 
+def engine_values() -> np.ndarray:
+    """float32 [2, combo]: the shipped linear evaluation (eval_weights.py) by COMBOS index, as
+    hard reads it (a cell with no pattern at all is worth nothing)."""
+    from gomoku.engine import eval_weights
+
+    values = np.zeros((2, len(COMBOS)), dtype=np.float32)
+    for i, combo in enumerate(COMBOS):
+        word = sum(code << (4 * d) for d, code in enumerate(combo))
+        if threats.THREAT_TABLE[word] != 0:
+            values[:, i] = eval_weights.WEIGHTS.get(combo, (0, 0))
+    return values
+
+
+def fit_hidden(data: dict[str, np.ndarray], units: int, epochs: int, l2: float, seed: int,
+               mix: float | np.ndarray = 0.0) -> tuple:
+    """A hidden layer of `units` rectified units on the combo counts, its output added to the
+    shipped linear evaluation (which stays as it is): P(win) = sigmoid(K x linear + output +
+    intercept), fitted by minibatch Adam to the same target and held-out games as `fit`.
+    Returns (inputs [2, combo, units] for the side to move and for the opponent, biases,
+    output weights in evaluation units, the mean output over the positions, a report)."""
+    result = data["result"].astype(np.float32)
+    rng = np.random.default_rng(seed)
+    held = _held_out_games(data, rng)
+    train = ~held
+    y, judge_report = _target(data, train, held, mix)
+    scale = _scale(data, train)
+    own, opp = data["own"].astype(np.float32), data["opp"].astype(np.float32)
+    linear = engine_values()
+    z_linear = (scale * (own @ linear[0] - opp @ linear[1])).astype(np.float32)
+    intercept = np.float32(0)
+    for _ in range(200):  # the side to move's tempo, on the linear evaluation alone
+        intercept -= np.float32((_sigmoid(z_linear[train] + intercept) - y[train]).mean())
+    x = np.concatenate([own, -opp], axis=1)
+    w1 = (rng.standard_normal((x.shape[1], units)) * 0.02).astype(np.float32)
+    b1 = np.zeros(units, dtype=np.float32)
+    w2 = (rng.standard_normal(units) * 0.01).astype(np.float32)
+    params = [w1, b1, w2]
+    moments = [(np.zeros_like(q), np.zeros_like(q)) for q in params]
+    rows = np.flatnonzero(train)
+    step = 0
+    for _epoch in range(epochs):
+        rng.shuffle(rows)
+        for start in range(0, len(rows), 2048):
+            batch = rows[start:start + 2048]
+            xb = x[batch]
+            pre = xb @ w1 + b1
+            hidden = np.maximum(pre, 0)
+            error = (_sigmoid(z_linear[batch] + hidden @ w2 + intercept) - y[batch]) / len(batch)
+            back = np.outer(error, w2) * (pre > 0)
+            grads = [xb.T @ back + l2 * w1, back.sum(axis=0), hidden.T @ error]
+            step += 1
+            for q, g, (m, v) in zip(params, grads, moments, strict=True):  # Adam
+                m *= 0.9
+                m += 0.1 * g
+                v *= 0.999
+                v += 0.001 * g * g
+                q -= 2e-3 * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+    n = len(COMBOS)
+    seen = ((own[train] > 0).any(axis=0), (opp[train] > 0).any(axis=0))
+    inputs = np.stack([w1[:n] * seen[0][:, None], w1[n:] * seen[1][:, None]])
+    output = np.maximum(x @ np.concatenate(inputs) + b1, 0) @ w2
+    predicted = _sigmoid(z_linear[held] + output[held] + intercept)
+    report = {
+        "positions": int(len(y)), "held-out positions": int(held.sum()), "scale K": float(scale),
+        "held-out log loss, the linear evaluation": _log_loss(_sigmoid(z_linear[held] + intercept), result[held]),
+        "held-out log loss, with the hidden layer": _log_loss(predicted, result[held]),
+        **judge_report,
+        "standard deviation of the output (evaluation units)": float(output.std() / scale),
+    }
+    return inputs, b1, w2 / scale, float(output.mean() / scale), report
+
+
+def write_hidden(inputs: np.ndarray, bias: np.ndarray, out_weights: np.ndarray, offset: float,
+                 out: Path, source: str) -> int:
+    """Write the hidden layer's module (eval_hidden.py); returns the combinations written."""
+    def numbers(values: np.ndarray) -> str:
+        return "(" + ", ".join(f"{float(v):.6g}" for v in values) + ",)"
+
+    kept = [i for i in range(len(COMBOS)) if inputs[0, i].any() or inputs[1, i].any()]
+    lines = ['"""The trained evaluation\'s hidden layer: rectified units on the pattern combinations of',
+             "the candidate cells (see eval_weights.py); their output is added to the linear evaluation.",
+             f'Written by tools/train_eval.py hidden from {source}; do not edit."""',
+             "",
+             f"UNITS = {bias.shape[0]}",
+             f"BIAS = {numbers(bias)}",
+             f"OUT = {numbers(out_weights)}  # evaluation units per unit of output",
+             f"OFFSET = {offset:.6g}  # the mean output over the training positions",
+             "",
+             "# A combination's inputs to the units: for the side to move, and for the opponent.",
+             "EMBED = {"]
+    for i in kept:
+        lines.append(f"    {COMBOS[i]}: ({numbers(inputs[0, i])},")
+        lines.append(f"        {numbers(inputs[1, i])}),")
+    lines.append("}")
+    out.write_text("\n".join(lines) + "\n", encoding="ascii")
+    return len(kept)
+
+
+def _held_out_games(data: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
+    """Per position: True for the positions of a fifth of the games, drawn by `rng` (held out)."""
+    games = np.unique(data["game"])
+    return np.isin(data["game"], rng.choice(games, len(games) // 5, replace=False))
+
+
+def _target(data: dict[str, np.ndarray], train: np.ndarray, held: np.ndarray,
+            mix: float | np.ndarray) -> tuple[np.ndarray, dict]:
+    """The fits' target per position (see `fit`), and a report on the judge."""
+    result = data["result"].astype(np.float32)
+    mix = np.broadcast_to(np.asarray(mix, dtype=np.float32), result.shape)
+    if not mix.any():
+        return result, {}
+    value = data["judge"]
+    judged_results = train & (mix < 1)  # (a games file whose results say little: mix 1)
+    if not judged_results.any():
+        judged_results = train
+    judge_scale = min(np.geomspace(20, 2000, 120),
+                      key=lambda s: _log_loss(_sigmoid(value[judged_results] / s), result[judged_results]))
+    chance = _sigmoid(value / judge_scale).astype(np.float32)
+    return (1 - mix) * result + mix * chance, {
+        "judge's scale": float(judge_scale),
+        "held-out log loss, the judge": _log_loss(chance[held], result[held])}
+
+
+def _scale(data: dict[str, np.ndarray], train: np.ndarray) -> float:
+    """K: the logistic scale that fits the hand-set cell scores to the results best, so that
+    evaluation units keep their meaning from fit to fit."""
+    old, result = data["old_eval"], data["result"]
+    return min(np.geomspace(1e-4, 1e-1, 120), key=lambda k: _log_loss(_sigmoid(k * old[train]), result[train]))
+
+
 def fit(data: dict[str, np.ndarray], min_use: int, l2: float, steps: int, seed: int,
         mix: float | np.ndarray = 0.0) -> tuple:
     """(own values, opponent values) per combo in evaluation units, and a report. With the
@@ -312,25 +447,11 @@ def fit(data: dict[str, np.ndarray], min_use: int, l2: float, steps: int, seed: 
     share for all, or one a position."""
     result = data["result"].astype(np.float32)
     rng = np.random.default_rng(seed)
-    games = np.unique(data["game"])
-    held = np.isin(data["game"], rng.choice(games, len(games) // 5, replace=False))
+    held = _held_out_games(data, rng)
     train = ~held
-    y = result
-    judge_report = {}
-    mix = np.broadcast_to(np.asarray(mix, dtype=np.float32), result.shape)
-    if mix.any():
-        value = data["judge"]
-        judged_results = train & (mix < 1)  # (a games file whose results say little: mix 1)
-        if not judged_results.any():
-            judged_results = train
-        judge_scale = min(np.geomspace(20, 2000, 120),
-                          key=lambda s: _log_loss(_sigmoid(value[judged_results] / s), result[judged_results]))
-        chance = _sigmoid(value / judge_scale).astype(np.float32)
-        y = (1 - mix) * result + mix * chance
-        judge_report = {"judge's scale": float(judge_scale),
-                        "held-out log loss, the judge": _log_loss(chance[held], result[held])}
+    y, judge_report = _target(data, train, held, mix)
     old = data["old_eval"]
-    scale = min(np.geomspace(1e-4, 1e-1, 120), key=lambda k: _log_loss(_sigmoid(k * old[train]), result[train]))
+    scale = _scale(data, train)
     own, opp = data["own"].astype(np.float32), data["opp"].astype(np.float32)
     add = _additive()
     own_kept = (own[train] > 0).sum(axis=0) >= min_use
@@ -400,11 +521,19 @@ def main(argv: list[str] | None = None) -> int:
     train.add_argument("--l2", type=float, default=3e-4)
     train.add_argument("--steps", type=int, default=2000)
     train.add_argument("--seed", type=int, default=1)
-    train.add_argument("--labels", type=Path, nargs="+", metavar="FILE",
-                       help="the judge's values (from label), one file per games file, in order")
-    train.add_argument("--mix", type=float, nargs="+", default=[0.5],
-                       help="with --labels: the judge's share of the target (default 0.5), "
-                            "one for all or one per games file")
+    layer = sub.add_parser("hidden", help="fit a hidden layer on top of the shipped linear evaluation")
+    layer.add_argument("games", type=Path, nargs="+")
+    layer.add_argument("--out", type=Path, required=True)
+    layer.add_argument("--units", type=int, default=16)
+    layer.add_argument("--epochs", type=int, default=6)
+    layer.add_argument("--l2", type=float, default=1e-5)
+    layer.add_argument("--seed", type=int, default=1)
+    for command in (train, layer):
+        command.add_argument("--labels", type=Path, nargs="+", metavar="FILE",
+                             help="the judge's values (from label), one file per games file, in order")
+        command.add_argument("--mix", type=float, nargs="+", default=[0.5],
+                             help="with --labels: the judge's share of the target (default 0.5), "
+                                  "one for all or one per games file")
     judge = sub.add_parser("label", help="a judge brain's value of each quiet position")
     judge.add_argument("games", type=Path)
     judge.add_argument("--judge", required=True, help="the judge's brain command, e.g. /path/to/pbrain-rapfi")
@@ -428,14 +557,23 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--mix takes one share, or one per games file, each 0 to 1")
     data = features_of(args.games, args.labels)
     shares = np.repeat(args.mix * (len(args.games) // len(args.mix)), data["positions per file"])
-    own, opp, report = fit(data, args.min_use, args.l2, args.steps, args.seed,
-                           shares if args.labels else 0.0)
-    for key, value in report.items():
-        print(f"{key}: {value:.4f}" if isinstance(value, float) else f"{key}: {value}")
     source = " and ".join(path.name for path in args.games)
     if args.labels:
         source += f",\nwith the judge's values in {' and '.join(path.name for path in args.labels)} (mix {' '.join(map(str, args.mix))})"
-    count = write_weights(own, opp, args.out, source)
+    if args.command == "hidden":
+        if not 1 <= args.units <= 64 or args.epochs < 1:
+            parser.error("--units takes 1 to 64, --epochs at least 1")
+        *layer_weights, report = fit_hidden(data, args.units, args.epochs, args.l2, args.seed,
+                                            shares if args.labels else 0.0)
+    else:
+        own, opp, report = fit(data, args.min_use, args.l2, args.steps, args.seed,
+                               shares if args.labels else 0.0)
+    for key, value in report.items():
+        print(f"{key}: {value:.4f}" if isinstance(value, float) else f"{key}: {value}")
+    if args.command == "hidden":
+        count = write_hidden(*layer_weights, args.out, source)
+    else:
+        count = write_weights(own, opp, args.out, source)
     print(f"{count} combinations to {args.out}")
     return 0
 

@@ -136,6 +136,7 @@ def _reset(sr: tuple, config: LevelConfig | None, seed: int) -> None:
         params[threats.P_EVAL_NOISE] = config.noise
         params[threats.P_FUTILITY] = config.futility
         params[threats.P_SINGULAR] = config.singular_depth
+        params[threats.P_HIDDEN] = int(config.trained_eval)
     params[threats.P_SEED] = seed
 
 

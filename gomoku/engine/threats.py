@@ -21,6 +21,8 @@ it off. Functions called only from compiled code have no Python entry point
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import config, njit
 from numba.cpython.unsafe.numbers import trailing_zeros  # count trailing zeros (tzcnt)
@@ -109,6 +111,7 @@ P_EVAL_NOISE = 4  # medium: +-noise added to leaf evaluations (0: none)
 P_SEED = 5
 P_FUTILITY = 9  # a quiet node's evaluation this much per ply above beta fails high at once (0: off)
 P_SINGULAR = 10  # singular extensions of the hash move from this depth on (0: off)
+P_HIDDEN = 11  # 1: the trained evaluation's hidden layer adds its correction (hard)
 N_PARAMS = 16
 
 VCT_SALT = np.uint64(0x9E3779B97F4A7C15)
@@ -121,7 +124,8 @@ if config.DISABLE_JIT:  # numba's intrinsic has no plain-Python form (tools/benc
 
 def new_search_tables(tt_bits: int, n_cells: int, evaluation: np.ndarray | None = None) -> tuple:
     """Fresh search tables: a 2**tt_bits-entry transposition table (16 bytes an entry), buffers,
-    and the level's `evaluation` table (`evaluation_table`; by default the hand-set one)."""
+    the level's `evaluation` table (`evaluation_table`; by default the hand-set one), and the
+    trained evaluation's hidden layer (`hidden_layer`; used where params[P_HIDDEN] is set)."""
     tt_keys = np.zeros(1 << tt_bits, dtype=np.uint64)
     tt_data = np.zeros(1 << tt_bits, dtype=np.int64)
     moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int32)
@@ -137,13 +141,16 @@ def new_search_tables(tt_bits: int, n_cells: int, evaluation: np.ndarray | None 
     fail_depth = np.zeros(1 << 18, dtype=np.int64)
     order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)  # each ply's moves to search
     order_flags = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
+    rows, embed, head = hidden_layer()
+    units = np.zeros(head.shape[1], dtype=np.float32)  # analyse's sums, one per hidden unit
     # The tables go in by reference: as globals, numba would copy them into each function.
     return (tt_keys, tt_data, moves, scores, flags, analysis, history, killers, stop, counters,
             params, fail_keys, fail_depth, order, order_flags, THREAT_TABLE,
             # C-ordered int32 always: another layout is another type, and numba would compile
             # every search again at the first move (the trained table came out Fortran-ordered).
             np.ascontiguousarray(HAND_SET_EVALUATION if evaluation is None else evaluation,
-                                 dtype=np.int32))
+                                 dtype=np.int32),
+            rows, embed, head, units)
 
 
 @njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
@@ -244,6 +251,26 @@ def _by_word(weights: dict[tuple[int, int, int, int], tuple[int, int]], index: n
 HAND_SET_EVALUATION = evaluation_table()
 
 
+@functools.cache
+def hidden_layer() -> tuple:
+    """The trained evaluation's hidden layer (eval_hidden.py, from tools/train_eval.py hidden)
+    as `analyse` reads it: int32 [2**16], the row of each pattern word's sorted codes (0: a
+    combination the fit never saw, worth nothing); float32 [2, rows, units], each row's inputs to
+    the hidden units, for the side to move (added) and the opponent (subtracted); float32
+    [3, units], the units' biases, their output weights in evaluation units, and (at [2, 0]) the
+    layer's mean output over the training positions, taken off so it adds no constant."""
+    from gomoku.engine import eval_hidden
+
+    row_of_key = np.zeros(N_CODES ** 4, dtype=np.int32)
+    embed = np.zeros((2, len(eval_hidden.EMBED) + 1, eval_hidden.UNITS), dtype=np.float32)
+    for row, (combo, (own, opp)) in enumerate(eval_hidden.EMBED.items(), 1):
+        row_of_key[combo_key(combo)] = row
+        embed[0, row], embed[1, row] = own, opp
+    head = np.zeros((3, eval_hidden.UNITS), dtype=np.float32)
+    head[0], head[1], head[2, 0] = eval_hidden.BIAS, eval_hidden.OUT, eval_hidden.OFFSET
+    return np.ascontiguousarray(row_of_key[combo_keys()]), embed, head
+
+
 @njit(nogil=True, cache=True, _nrt=False, forceinline=False, no_cpython_wrapper=True)
 def is_forbidden(bd: tuple, p: int, depth: int) -> bool:
     """Renju: True if black may not play the empty cell p (overline, double four, double three).
@@ -325,6 +352,12 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     renju = info[I_RULE] == RULE_RENJU
     threat = sr[15]
     evaluation = sr[16]
+    hidden = sr[10][P_HIDDEN] != 0
+    rows = sr[17]
+    embed = sr[18]
+    units = sr[20]
+    if hidden:
+        units[:] = 0.0
     own5 = -1
     opp5n = 0
     opp5 = -1
@@ -364,6 +397,16 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
             if (e_op & T_THREE) != 0:
                 flag |= FL_OPP_THREE
             order = 0
+            if hidden:  # every candidate cell feeds the hidden units, as in the fit
+                own_row = rows[codes[me - 1, p]]
+                opp_row = rows[codes[opp - 1, p]]
+                # A point forbidden to black (its entry zeroed above) is worth nothing to black.
+                if e_me == 0 and codes[me - 1, p] != 0:
+                    own_row = 0
+                if e_op == 0 and codes[opp - 1, p] != 0:
+                    opp_row = 0
+                for k in range(units.shape[0]):
+                    units[k] += embed[0, own_row, k] - embed[1, opp_row, k]
             if e_me != 0:  # (an entry of 0: a forbidden point, or no pattern at all: worth nothing)
                 own_sum += evaluation[0, codes[me - 1, p]]
                 order += evaluation[2, codes[me - 1, p]]
@@ -406,7 +449,17 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     an[A_OWN3N] = own3n
     an[A_OPP4N] = opp4n
     an[A_OWN_DOUBLE] = own_double
-    an[A_EVAL] = (own_sum - opp_sum) // EVAL_SCALE
+    value = (own_sum - opp_sum) // EVAL_SCALE
+    if hidden:
+        # The hidden layer: the sum of its units' outputs (rectified), less their mean.
+        head = sr[19]
+        correction = -head[2, 0]
+        for k in range(units.shape[0]):
+            unit = units[k] + head[0, k]
+            if unit > 0.0:
+                correction += unit * head[1, k]
+        value += np.int64(correction)
+    an[A_EVAL] = value
     an[A_BEST] = -1
     return n
 
