@@ -76,6 +76,7 @@ def static_values(games_file: Path) -> np.ndarray:
         bd = state.new_state(grid_of(moves), side, patterns.RULE_FREESTYLE, tables)
         if sr is None:
             sr = threats.new_search_tables(10, bd[0].shape[0], evaluation)
+            driver._reset(sr, driver.LEVELS[Level.HARD], 1)  # hard's parameters: its hidden layer
         values.append(search.analysis_summary(bd, sr)[3])
     return np.array(values, dtype=np.float64)
 
