@@ -286,6 +286,11 @@ def features_of(games_files: list[Path], labels_files: list[Path] | None = None)
     return joined
 
 
+def _word(combo: tuple[int, int, int, int]) -> int:
+    """The pattern word (state.py: 4 bits a direction) of a combo's codes in their sorted order."""
+    return sum(code << (4 * d) for d, code in enumerate(combo))
+
+
 def _additive() -> np.ndarray:
     """[combo, N_ADDITIVE]: each combo's per-line code counts and its threat class."""
     matrix = np.zeros((len(COMBOS), N_ADDITIVE), dtype=np.float32)
@@ -293,8 +298,7 @@ def _additive() -> np.ndarray:
     for i, combo in enumerate(COMBOS):
         for code in combo:
             matrix[i, code] += 1
-        word = sum(code << (4 * d) for d, code in enumerate(combo))
-        matrix[i, patterns.N_CODES + ((entry[word] >> threats.T_CLASS_SHIFT) & 7)] = 1
+        matrix[i, patterns.N_CODES + ((entry[_word(combo)] >> threats.T_CLASS_SHIFT) & 7)] = 1
     matrix[:, 0] = 0  # a line with no pattern, and a cell with no threat, are worth nothing
     matrix[:, patterns.N_CODES] = 0
     return matrix
@@ -310,16 +314,11 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 
 
 def engine_values() -> np.ndarray:
-    """float32 [2, combo]: the shipped linear evaluation (eval_weights.py) by COMBOS index, as
-    hard reads it (a cell with no pattern at all is worth nothing)."""
-    from gomoku.engine import eval_weights
-
-    values = np.zeros((2, len(COMBOS)), dtype=np.float32)
-    for i, combo in enumerate(COMBOS):
-        word = sum(code << (4 * d) for d, code in enumerate(combo))
-        if threats.THREAT_TABLE[word] != 0:
-            values[:, i] = eval_weights.WEIGHTS.get(combo, (0, 0))
-    return values
+    """float32 [2, combo]: the shipped linear evaluation by COMBOS index, read from hard's own
+    table (threats.evaluation_table) as `analyse` reads it: a cell with no pattern is worth nothing."""
+    words = np.array([_word(combo) for combo in COMBOS])
+    table = threats.evaluation_table(trained=True)[:2, words] // threats.EVAL_SCALE
+    return np.where(threats.THREAT_TABLE[words] != 0, table, 0).astype(np.float32)
 
 
 def fit_hidden(data: dict[str, np.ndarray], units: int, epochs: int, l2: float, seed: int,
