@@ -43,7 +43,7 @@ def test_hard_uses_the_trained_evaluation() -> None:
 
 
 def test_the_evaluation_is_the_trained_cell_values_and_the_hidden_layer() -> None:
-    """Computed here from WEIGHTS and the hidden layer's EMBED, BIAS, OUT and OFFSET by hand:
+    """Computed here from WEIGHTS and the hidden layer's inputs, BIAS, OUT and OFFSET by hand:
     each candidate cell's four codes, sorted, give its values and its inputs to the units."""
     board = Board.from_moves(MOVES, 15, Rule.FREESTYLE)
     position = Position.from_board(board)
@@ -53,12 +53,13 @@ def test_the_evaluation_is_the_trained_cell_values_and_the_hidden_layer() -> Non
     cells, near, codes = bd[0], bd[2], bd[9]
     total = 0
     units = np.zeros(eval_hidden.UNITS)
-    nothing = ((0.0,) * eval_hidden.UNITS,) * 2
+    inputs = threats.hidden_inputs()
+    nothing = np.zeros((2, eval_hidden.UNITS))
     for p in np.flatnonzero((cells == 0) & (near > 0)):
         for color, sign, slot in ((me, 1, 0), (3 - me, -1, 1)):
             combo = tuple(sorted((int(codes[color - 1, p]) >> (4 * d)) & 15 for d in range(4)))
             total += sign * eval_weights.WEIGHTS.get(combo, (0, 0))[slot]
-            units += sign * np.array(eval_hidden.EMBED.get(combo, nothing)[slot])
+            units += sign * inputs.get(combo, nothing)[slot]
     hidden = np.maximum(units + eval_hidden.BIAS, 0) @ np.array(eval_hidden.OUT) - eval_hidden.OFFSET
     assert total != 0 and abs(hidden) > 10
     assert abs(hard_eval(MOVES) - (total + int(hidden))) <= 1  # (the engine sums in float32)
@@ -137,8 +138,10 @@ def test_a_hidden_layer_fitted_on_some_games_predicts_better_and_its_module_load
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.UNITS == 8 == len(module.BIAS) == len(module.OUT)
-    assert len(module.EMBED) == count > 100
-    assert all(len(own) == len(opp) == 8 for own, opp in module.EMBED.values())
+    written = threats.hidden_inputs(module)
+    assert len(written) == count > 100
+    for combo, unit_inputs in written.items():  # exactly the fitted values, packed and read back
+        assert np.array_equal(unit_inputs, inputs[:, tool.COMBOS.index(combo)].astype(np.float32))
 
 
 @pytest.mark.parametrize("line", ["0 3 h8 i9 x1", "2 3 h8 i9", "1 3 h8 h8"])

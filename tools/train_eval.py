@@ -55,6 +55,7 @@ and the judge's value for the side to move (+M5 / -M4: a mate).
 from __future__ import annotations
 
 import argparse
+import base64
 import gzip
 import itertools
 import re
@@ -382,11 +383,20 @@ def fit_hidden(data: dict[str, np.ndarray], units: int, epochs: int, l2: float, 
 
 def write_hidden(inputs: np.ndarray, bias: np.ndarray, out_weights: np.ndarray, offset: float,
                  out: Path, source: str) -> int:
-    """Write the hidden layer's module (eval_hidden.py); returns the combinations written."""
+    """Write the hidden layer's module (eval_hidden.py); returns the combinations written.
+
+    The combinations' inputs are packed (base64 of little-endian float32): as number literals
+    the module would take Python 0.1 s to compile on a first launch, holding the GIL."""
     def numbers(values: np.ndarray) -> str:
         return "(" + ", ".join(f"{float(v):.6g}" for v in values) + ",)"
 
+    def packed(name: str, data: bytes) -> list[str]:
+        text = base64.b64encode(data).decode("ascii")
+        return [f"{name} = ("] + [f'    "{text[i:i + 96]}"' for i in range(0, len(text), 96)] + [")"]
+
     kept = [i for i in range(len(COMBOS)) if inputs[0, i].any() or inputs[1, i].any()]
+    combos = np.array([COMBOS[i] for i in kept], dtype=np.uint8)
+    kept_inputs = np.ascontiguousarray(inputs[:, kept], dtype="<f4")
     lines = ['"""The trained evaluation\'s hidden layer: rectified units on the pattern combinations of',
              "the candidate cells (see eval_weights.py); their output is added to the linear evaluation.",
              f'Written by tools/train_eval.py hidden from {source}; do not edit."""',
@@ -396,12 +406,11 @@ def write_hidden(inputs: np.ndarray, bias: np.ndarray, out_weights: np.ndarray, 
              f"OUT = {numbers(out_weights)}  # evaluation units per unit of output",
              f"OFFSET = {offset:.6g}  # the mean output over the training positions",
              "",
-             "# A combination's inputs to the units: for the side to move, and for the opponent.",
-             "EMBED = {"]
-    for i in kept:
-        lines.append(f"    {COMBOS[i]}: ({numbers(inputs[0, i])},")
-        lines.append(f"        {numbers(inputs[1, i])}),")
-    lines.append("}")
+             "# The combinations (uint8 [n, 4], sorted pattern codes) and their inputs to the units",
+             "# (little-endian float32 [2, n, UNITS]: for the side to move, for the opponent), in",
+             "# base64; threats.hidden_inputs reads them.",
+             *packed("COMBOS", combos.tobytes()),
+             *packed("INPUTS", kept_inputs.tobytes())]
     out.write_text("\n".join(lines) + "\n", encoding="ascii")
     return len(kept)
 

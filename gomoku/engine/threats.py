@@ -21,6 +21,7 @@ it off. Functions called only from compiled code have no Python entry point
 
 from __future__ import annotations
 
+import base64
 import functools
 
 import numpy as np
@@ -251,6 +252,17 @@ def _by_word(weights: dict[tuple[int, int, int, int], tuple[int, int]], index: n
 HAND_SET_EVALUATION = evaluation_table()
 
 
+def hidden_inputs(module=None) -> dict[tuple[int, ...], np.ndarray]:
+    """The hidden layer's inputs by combination (4 sorted pattern codes): float32 [2, units],
+    for the side to move and for the opponent, unpacked from `module` (eval_hidden)."""
+    if module is None:
+        from gomoku.engine import eval_hidden as module
+    combos = np.frombuffer(base64.b64decode(module.COMBOS), dtype=np.uint8).reshape(-1, 4)
+    inputs = np.frombuffer(base64.b64decode(module.INPUTS), dtype="<f4")
+    inputs = inputs.reshape(2, len(combos), module.UNITS).astype(np.float32)
+    return {tuple(int(c) for c in combo): inputs[:, i] for i, combo in enumerate(combos)}
+
+
 @functools.cache
 def hidden_layer() -> tuple:
     """The trained evaluation's hidden layer (eval_hidden.py, from tools/train_eval.py hidden)
@@ -261,11 +273,12 @@ def hidden_layer() -> tuple:
     layer's mean output over the training positions, taken off so it adds no constant."""
     from gomoku.engine import eval_hidden
 
+    by_combo = hidden_inputs(eval_hidden)
     row_of_key = np.zeros(N_CODES ** 4, dtype=np.int32)
-    embed = np.zeros((2, len(eval_hidden.EMBED) + 1, eval_hidden.UNITS), dtype=np.float32)
-    for row, (combo, (own, opp)) in enumerate(eval_hidden.EMBED.items(), 1):
+    embed = np.zeros((2, len(by_combo) + 1, eval_hidden.UNITS), dtype=np.float32)
+    for row, (combo, inputs) in enumerate(by_combo.items(), 1):
         row_of_key[combo_key(combo)] = row
-        embed[0, row], embed[1, row] = own, opp
+        embed[:, row] = inputs
     head = np.zeros((3, eval_hidden.UNITS), dtype=np.float32)
     head[0], head[1], head[2, 0] = eval_hidden.BIAS, eval_hidden.OUT, eval_hidden.OFFSET
     return np.ascontiguousarray(row_of_key[combo_keys()]), embed, head
