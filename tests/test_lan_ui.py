@@ -72,7 +72,12 @@ def run_until(app: App, condition: Callable[[], bool], peer: Peer | None = None,
     link = app.lan
     state = (link.phase, link.state, link.game.board.moves if link.game else None) if link else None
     raise AssertionError(f"not reached in {limit} s: {condition.__doc__ or condition}; link {state}; "
-                         f"notices {[n.text for n in app.notices]}; peer saw {peer.seen[-5:] if peer else ''}")
+                         f"notices {[n.text for n in app.notices]}; peer saw {_story(peer) if peer else ''}")
+
+
+def _story(peer: Peer) -> str:
+    """What the peer saw, clock ticks left out (they drown the rest), for a failure's message."""
+    return "; ".join(repr(event) for event in peer.seen if not isinstance(event, ev.ClockUpdate))[-3000:]
 
 
 def host_saw(peer: Peer, point: tuple[int, int]) -> Callable[[], bool]:
