@@ -38,10 +38,9 @@ ENGINE ENGINE --openings random), whose results follow from strong play on both 
 rapfi-selfplay2-15.txt.gz, 800 more such games at 0.1 s a move (--seed 2501 and 2502; not in
 the shipped fit: README, "Adaptive ordering and more self-play"); rapfi-selfplay3-15.txt.gz,
 800 more (--seed 2801 and 2802; not yet in any fit: README, "More data for the hidden layer");
-rapfi-early-15.txt.gz, the
-first 14 moves after the opening of 3,647 arena games of hard (and its experiments) against
-Rapfi (`collect --plies 14`; one 80-game run, s19-main-1s, left out to judge the fit on),
-where hard's mistakes are. The *.labels.gz files: Rapfi classical's
+rapfi-early-15.txt.gz, the first 14 moves after the opening of 3,647 arena games of hard (and
+its experiments) against Rapfi (`collect --plies 14`; one 80-game run, s19-main-1s, left out to
+judge the fit on), where hard's mistakes are. The *.labels.gz files: Rapfi classical's
 evaluation of each of their quiet positions at 10,000 nodes (`label`, its default), about 140
 positions a second on two cores; rapfi-early-15's at 100,000 (22,448 positions asked, 21 min).
 Its results say who played Rapfi more than what the position is worth: fit it with --mix 1
