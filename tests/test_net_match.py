@@ -416,6 +416,33 @@ def test_a_lost_connection_pauses_the_clocks_and_a_sync_restores_every_stone() -
     assert duel.same_board() == [(7, 7), (8, 8), (9, 9), (10, 10)]
 
 
+def test_a_guest_back_from_a_break_plays_on_only_from_the_hosts_sync() -> None:
+    duel = Duel(time_control=TimeControl(game_s=300))
+    duel.start()
+    duel.play((7, 7))  # the host's black stone: the guest is to move
+    duel.take("host", duel.host.lost(duel.t))
+    duel.take("guest", duel.guest.lost(duel.t))
+    deadline = duel.guest.lost_deadline
+    duel.clear()
+    (type_, fields), = duel.guest.hello(duel.t).send
+    duel.take("host", duel.host.hello(Message(type_, _wire(fields)), duel.t))
+    welcome = duel.queues["guest"].popleft()  # the sync is still on its way
+    duel.take("guest", duel.guest.receive(welcome, duel.t))
+    assert not duel.of("guest", Reconnected)
+    # A click now would be wiped on the guest's screen by the sync, yet kept by the host.
+    step = duel.take("guest", duel.guest.local(Move(8, 8), duel.t))
+    assert step.send == [] and isinstance(step.events[-1], MoveRefused)
+    duel.queues["guest"].clear()  # dropped again, the sync with it
+    duel.take("host", duel.host.lost(duel.t + 10))
+    duel.take("guest", duel.guest.lost(duel.t + 10))
+    assert duel.guest.lost_deadline == deadline  # the window is not stretched
+    duel.clear()
+    duel.connect()
+    assert duel.of("guest", Reconnected) and duel.guest.lost_deadline is None
+    duel.do("guest", Move(8, 8))
+    assert duel.same_board() == [(7, 7), (8, 8)]
+
+
 def test_a_break_between_games_resets_both_ready_flags() -> None:
     duel = Duel()
     duel.do("host", Ready(True))

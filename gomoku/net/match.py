@@ -314,7 +314,8 @@ class _Side:
             return out.step()
         self.connected = False
         self.game.clock.pause(now)
-        self.lost_deadline = now + RECONNECT_WINDOW_S
+        if self.lost_deadline is None:  # lost again before the sync: the first window stands
+            self.lost_deadline = now + RECONNECT_WINDOW_S
         self._cancel_mine(out)
         self.theirs = None
         out.event(ConnectionLost(self.lost_deadline, self.role))
@@ -698,6 +699,7 @@ class GuestMatch(_Side):
         self._expect: str | None = None  # the why of the next sync (an agreed undo/restart)
         self._sent: Point | None = None  # our last move, until the host takes or refuses it
         self._flag_sent = False
+        self._resync = False  # welcomed back: nothing is played until the host's sync arrives
 
     def hello(self, now: float, address: str = "", port: int = 0) -> Step:
         """The first frame of a connection (with our token when we come back)."""
@@ -780,9 +782,10 @@ class GuestMatch(_Side):
 
     def _welcome(self, out: _Out, data: Mapping[str, Any], now: float) -> None:
         if self._welcomed and data.get("session") == self.token:
+            # Back only with the host's sync: a move played before it would be wiped by it on
+            # our screen while the host keeps it. The reconnect window still runs until then.
             self.connected = True
-            self.lost_deadline = None
-            out.event(Reconnected())  # the host's sync follows
+            self._resync = True
             return
         color, rule = _color(data.get("color")), _rule(data.get("rule"))
         clock = data.get("clock") or {}
@@ -832,6 +835,10 @@ class GuestMatch(_Side):
         state = "playing" if kind == "start" else data.get("state")
         if state not in ("waiting", "playing", "over"):
             return
+        if self._resync:
+            self._resync = False
+            self.lost_deadline = None
+            out.event(Reconnected())
         self.game = game
         clock = data.get("clock_ms") or {}
         for color in Color:
@@ -905,7 +912,9 @@ class GuestMatch(_Side):
                 out.event(self._ready_event())
         elif isinstance(command, Move):
             point = (command.x, command.y)
-            if self._flagged(now):
+            if self._resync:
+                out.event(MoveRefused(point, "the game is coming back; try again in a moment"))
+            elif self._flagged(now):
                 out.event(MoveRefused(point, "your time is up"))
             elif self._can_move(out, point):
                 self.game.play(command.x, command.y, now)
