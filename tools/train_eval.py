@@ -37,7 +37,7 @@ classical against itself at 0.1-0.2 s a move from random 3-stone openings (tools
 ENGINE ENGINE --openings random), whose results follow from strong play on both sides;
 rapfi-selfplay2-15.txt.gz, 800 more such games at 0.1 s a move (--seed 2501 and 2502; not in
 the shipped fit: README, "Adaptive ordering and more self-play"); rapfi-selfplay3-15.txt.gz,
-800 more (--seed 2801 and 2802; not yet in any fit: README, "More data for the hidden layer");
+800 more (--seed 2801 and 2802; in no shipped fit: README, "The fourth self-play file");
 rapfi-early-15.txt.gz, the first 14 moves after the opening of 3,647 arena games of hard (and
 its experiments) against Rapfi (`collect --plies 14`; one 80-game run, s19-main-1s, left out to
 judge the fit on), where hard's mistakes are. The *.labels.gz files: Rapfi classical's
