@@ -131,7 +131,9 @@ def test_hard_uses_its_turn_but_stops_near_a_target_when_time_can_be_saved() -> 
     assert whole_s > 0.7 * driver.DEADLINE_SHARE
     # Stopped earlier: measured against the whole turn, not a fixed bound (the checks after
     # the last iteration take several times longer on a busy machine: 0.76 s seen in CI).
-    assert early_s < 0.8 * whole_s and early.depth >= 2
+    # No depth floor: on a busy machine depth 1 alone can outlast the target (seen in CI).
+    assert early_s < 0.8 * whole_s
+    assert 1 <= early.depth <= whole.depth and board.is_legal(*early.move)
 
 
 def test_a_board_with_no_empty_point_is_a_clear_error() -> None:
