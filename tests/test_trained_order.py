@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import importlib.util
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -21,30 +22,52 @@ MOVES = [(7, 7), (8, 8), (8, 6), (6, 8), (9, 5), (10, 4), (6, 7), (7, 8), (9, 8)
          (9, 7), (10, 7), (7, 5)]
 
 
-def ordering(level: Level) -> tuple[dict[int, int], tuple]:
-    """{cell: ordering score} of the candidates after MOVES (no history yet), and the board."""
+def ordering(level: Level, config: driver.LevelConfig | None = None) -> tuple[dict[int, int], tuple]:
+    """{cell: ordering score} of the candidates after MOVES (no history yet), and the board;
+    with the level's settings, or `config`."""
     position = Position.from_board(Board.from_moves(MOVES, 15, Rule.FREESTYLE))
     grid = np.ascontiguousarray(position.grid, dtype=np.int8)
     bd = state.new_state(grid, int(position.to_move), patterns.RULE_FREESTYLE,
                          driver.pattern_tables(Rule.FREESTYLE))
     sr = threats.new_search_tables(12, bd[0].shape[0], driver.evaluation(level))
-    driver._reset(sr, driver.LEVELS[level], 1)
+    driver._reset(sr, config or driver.LEVELS[level], 1)
     n = threats.analyse(bd, sr, 0)
     return {int(p): int(s) for p, s in zip(sr[2][0][:n], sr[3][0][:n], strict=True)}, bd
 
 
 def test_hard_orders_its_moves_by_the_trained_scores() -> None:
-    """Computed here from WEIGHTS by hand: a cell's codes for each side, sorted."""
+    """Computed here from WEIGHTS by hand: a cell's codes for each side, sorted; a cell where
+    the side to move makes a four or an open three gets the level's threat bonus on top."""
     scores, bd = ordering(Level.HARD)
     me = int(bd[3][state.I_SIDE])
     codes = bd[9]
+    bonus = driver.LEVELS[Level.HARD].threat_bonus
+    threats_seen = 0
     for p, score in scores.items():
         expected = 0
         for color, slot in ((me, 0), (3 - me, 1)):
             combo = tuple(sorted((int(codes[color - 1, p]) >> (4 * d)) & 15 for d in range(4)))
             expected += order_weights.WEIGHTS.get(combo, (0, 0))[slot]
+        if threats.THREAT_TABLE[codes[me - 1, p]] & (threats.T_FOUR | threats.T_THREE):
+            expected += bonus
+            threats_seen += 1
         assert score == expected
     assert len(set(scores.values())) > 10
+    assert bonus > 0 and threats_seen > 0
+
+
+def test_hard_moves_its_fours_and_open_threes_up_the_order() -> None:
+    """With the bonus, moves that make a four or an open three for the side to move pass quiet
+    moves they trailed on the trained scores alone: in the search they refute most often."""
+    with_bonus, bd = ordering(Level.HARD)
+    without, _ = ordering(Level.HARD, replace(driver.LEVELS[Level.HARD], threat_bonus=0))
+    me = int(bd[3][state.I_SIDE])
+    attacking = [p for p in with_bonus
+                 if threats.THREAT_TABLE[bd[9][me - 1, p]] & (threats.T_FOUR | threats.T_THREE)]
+    quiet = [p for p in with_bonus if p not in attacking]
+    passed = [(a, q) for a in attacking for q in quiet
+              if without[a] < without[q] and with_bonus[a] > with_bonus[q]]
+    assert passed
 
 
 def test_medium_keeps_the_hand_set_ordering() -> None:

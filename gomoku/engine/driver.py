@@ -66,6 +66,7 @@ class LevelConfig:
     final_check_share: float = 0.0
     final_check_nodes_per_s: int = 0
     trained_eval: bool = False  # the trained evaluation (eval_weights.py) instead of the cell scores
+    threat_bonus: int = 0  # ordering bonus of our fours and open threes (threats.P_THREAT_BONUS)
 
 
 LEVELS = {
@@ -76,7 +77,7 @@ LEVELS = {
                             vct_depth=10, vct_width=12, vct_nodes_per_s=40_000, lmr=True, noise=0,
                             tt_bits=21, next_depth_share=0.9, verify_nodes_per_s=20_000,
                             futility=100, singular_depth=4, trained_eval=True, final_check_share=0.2,
-                            final_check_nodes_per_s=200_000),
+                            final_check_nodes_per_s=200_000, threat_bonus=300),
 }
 """Hard's table: 2**21 entries x 16 bytes = 32 MiB per thread; medium's 4 MiB."""
 
@@ -137,6 +138,7 @@ def _reset(sr: tuple, config: LevelConfig | None, seed: int) -> None:
         params[threats.P_FUTILITY] = config.futility
         params[threats.P_SINGULAR] = config.singular_depth
         params[threats.P_HIDDEN] = int(config.trained_eval)
+        params[threats.P_THREAT_BONUS] = config.threat_bonus
     params[threats.P_SEED] = seed
 
 

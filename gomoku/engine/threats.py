@@ -113,6 +113,7 @@ P_SEED = 5
 P_FUTILITY = 9  # a quiet node's evaluation this much per ply above beta fails high at once (0: off)
 P_SINGULAR = 10  # singular extensions of the hash move from this depth on (0: off)
 P_HIDDEN = 11  # 1: the trained evaluation's hidden layer adds its correction (hard)
+P_THREAT_BONUS = 12  # ordering bonus of a move that makes our four or open three (hard)
 N_PARAMS = 16
 
 VCT_SALT = np.uint64(0x9E3779B97F4A7C15)
@@ -366,6 +367,7 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     threat = sr[15]
     evaluation = sr[16]
     hidden = sr[10][P_HIDDEN] != 0
+    threat_bonus = sr[10][P_THREAT_BONUS]
     rows = sr[17]
     embed = sr[18]
     units = sr[20]
@@ -442,8 +444,12 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
                     own_double = p
             moves[n] = p
             # The level's ordering scores (hand-set: attack a little ahead of defence); history
-            # breaks ties between quiet moves.
+            # breaks ties between quiet moves. Hard moves our fours and open threes up: trained
+            # on a strong engine's moves, which seldom spend a threat, the scores rank them low,
+            # yet inside a search they are what refutes a move most often.
             scores[n] = order + min(history[me - 1, p], 50)
+            if (flag & (FL_OWN_FOUR | FL_OWN_THREE)) != 0:
+                scores[n] += threat_bonus
             flags[n] = flag
             n += 1
     if n == 0 and info[5] == 0:
