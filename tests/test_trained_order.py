@@ -57,15 +57,15 @@ def test_hard_orders_its_moves_by_the_trained_scores() -> None:
 
 
 def test_hard_moves_its_fours_and_open_threes_up_the_order() -> None:
-    """With the bonus, moves that make a four or an open three for the side to move pass quiet
+    """With the bonus, moves that make a four or an open three for the side to move pass other
     moves they trailed on the trained scores alone: in the search they refute most often."""
     with_bonus, bd = ordering(Level.HARD)
     without, _ = ordering(Level.HARD, replace(driver.LEVELS[Level.HARD], threat_bonus=0))
     me = int(bd[3][state.I_SIDE])
     attacking = [p for p in with_bonus
                  if threats.THREAT_TABLE[bd[9][me - 1, p]] & (threats.T_FOUR | threats.T_THREE)]
-    quiet = [p for p in with_bonus if p not in attacking]
-    passed = [(a, q) for a in attacking for q in quiet
+    others = [p for p in with_bonus if p not in attacking]
+    passed = [(a, q) for a in attacking for q in others
               if without[a] < without[q] and with_bonus[a] > with_bonus[q]]
     assert passed
 
