@@ -35,6 +35,11 @@ def ordering(level: Level, config: driver.LevelConfig | None = None) -> tuple[di
     return {int(p): int(s) for p, s in zip(sr[2][0][:n], sr[3][0][:n], strict=True)}, bd
 
 
+def makes_four_or_open_three(bd: tuple, color: int, p: int) -> bool:
+    """Whether `color` makes a four or an open three by playing at cell p."""
+    return bool(threats.THREAT_TABLE[bd[9][color - 1, p]] & (threats.T_FOUR | threats.T_THREE))
+
+
 def test_hard_orders_its_moves_by_the_trained_scores() -> None:
     """Computed here from WEIGHTS by hand: a cell's codes for each side, sorted; a cell where
     the side to move makes a four or an open three gets the level's threat bonus on top."""
@@ -48,7 +53,7 @@ def test_hard_orders_its_moves_by_the_trained_scores() -> None:
         for color, slot in ((me, 0), (3 - me, 1)):
             combo = tuple(sorted((int(codes[color - 1, p]) >> (4 * d)) & 15 for d in range(4)))
             expected += order_weights.WEIGHTS.get(combo, (0, 0))[slot]
-        if threats.THREAT_TABLE[codes[me - 1, p]] & (threats.T_FOUR | threats.T_THREE):
+        if makes_four_or_open_three(bd, me, p):
             expected += bonus
             threats_seen += 1
         assert score == expected
@@ -62,8 +67,7 @@ def test_hard_moves_its_fours_and_open_threes_up_the_order() -> None:
     with_bonus, bd = ordering(Level.HARD)
     without, _ = ordering(Level.HARD, replace(driver.LEVELS[Level.HARD], threat_bonus=0))
     me = int(bd[3][state.I_SIDE])
-    attacking = [p for p in with_bonus
-                 if threats.THREAT_TABLE[bd[9][me - 1, p]] & (threats.T_FOUR | threats.T_THREE)]
+    attacking = [p for p in with_bonus if makes_four_or_open_three(bd, me, p)]
     others = [p for p in with_bonus if p not in attacking]
     passed = [(a, q) for a in attacking for q in others
               if without[a] < without[q] and with_bonus[a] > with_bonus[q]]
