@@ -64,8 +64,9 @@ print(" ".join(sorted(names)))
 
 def test_no_function_is_compiled_by_both_children(tmp_path) -> None:
     # A part compiled for other argument types than its callers pass would be compiled again
-    # by the other child, and every first launch would wait for it. In prepare.SPLIT's order:
-    # the shared callees, then the core and the main search, then the threat searches.
+    # by the other child, and every first launch would wait for it. In the order the two
+    # children of prepare.SPLIT reach them: the shared callees, the moves and the VCF, the
+    # analysis, then the main search and the threat searches.
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
 
     def compiled(*parts: str) -> set[str]:
@@ -74,13 +75,19 @@ def test_no_function_is_compiled_by_both_children(tmp_path) -> None:
         return set(child.stdout.split())
 
     shared = compiled("tables", "shared")
-    searched = compiled("tables", "core", "search")
+    moves_and_vcf = compiled("tables", "core", "vcf")
+    analysis = compiled("tables", "analysis")
+    searched = compiled("tables", "search")
     threat_searches = compiled("tables", "easy", "threats", "hard")
     assert {"sorted_moves", "_tt_probe", "_tt_store"} <= shared
-    assert {"analyse", "vcf", "negamax"} <= searched
+    assert {"make", "is_forbidden", "vcf"} <= moves_and_vcf
+    assert analysis == {"analyse"}
+    assert "negamax" in searched
     assert "vct" in threat_searches
-    assert not shared & searched
-    assert not (shared | searched) & threat_searches
+    parts = [shared, moves_and_vcf, analysis, searched, threat_searches]
+    for i, first in enumerate(parts):
+        for second in parts[i + 1:]:
+            assert not first & second
 
 
 @pytest.mark.parametrize("how", ["told", "input ends"])
@@ -90,9 +97,14 @@ def test_a_child_waits_for_a_need_another_makes_until_told_or_its_input_ends(how
     try:
         assert child.stdout.readline().startswith("done tables")
         waiting, _, _ = select.select([child.stdout], [], [], 1.0)
-        assert not waiting  # "threats" needs "core", which this child does not make
+        assert not waiting  # "threats" needs "core" and more, which this child does not make
         if how == "told":
-            child.stdin.write("core\n")
+            for need in ("shared", "core", "analysis"):
+                child.stdin.write(need + "\n")
+                child.stdin.flush()
+            waiting, _, _ = select.select([child.stdout], [], [], 1.0)
+            assert not waiting  # told of three needs of four, it waits for the last ("vcf")
+            child.stdin.write("vcf\n")
             child.stdin.flush()
         else:
             child.stdin.close()

@@ -177,15 +177,18 @@ class _Clock:
         self._thread.join()
 
 
-WARM_TASKS = ("tables", "shared", "core", "easy", "threats", "search", "hard")
-"""The parts of the engine to compile (or load)."""
+WARM_TASKS = ("tables", "shared", "core", "analysis", "vcf", "easy", "threats", "search", "hard")
+"""The parts of the engine to compile (or load), each after the parts it calls into."""
 LEVEL_TASKS = {Level.EASY: ("tables", "easy"),
-               Level.MEDIUM: ("tables", "shared", "core", "threats", "search"),
-               Level.HARD: ("tables", "shared", "core", "threats", "search", "hard")}
+               Level.MEDIUM: ("tables", "shared", "core", "analysis", "vcf", "threats", "search"),
+               Level.HARD: ("tables", "shared", "core", "analysis", "vcf", "threats", "search",
+                            "hard")}
 """The parts each level searches with (the searching levels never use easy's greedy scorer)."""
-TASK_NEEDS = {"threats": "core", "search": "core", "hard": "core"}
-"""The part each part calls into: a process compiling a part without its need itself waits
-for another to have it in the cache, rather than compiling it a second time at once."""
+_SEARCHES_NEED = ("shared", "core", "analysis", "vcf")
+TASK_NEEDS = {"analysis": ("core",), "vcf": ("shared", "core"), "easy": ("core", "analysis"),
+              "threats": _SEARCHES_NEED, "search": _SEARCHES_NEED, "hard": _SEARCHES_NEED}
+"""The parts each part calls into: a process compiling a part without one of its needs itself
+waits for another to have it in the cache, rather than compiling it a second time at once."""
 _warmed: set[str] = set()
 
 
@@ -260,15 +263,21 @@ def _warm_shared(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
 
 
 def _warm_core(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
-    # What every search calls: moves on the board, the analysis of a position, the VCF.
-    tables, search_tables = numba.typeof(bd), numba.typeof(sr)
-    for function, signature in (
-        (threats.poll, (search_tables,)),
-        (state.make, (tables, numba.int64)),
-        (threats.analyse, (tables, search_tables, numba.int64)),
-        (threats.vcf, (tables, search_tables, numba.int64)),
-    ):
-        function.compile(signature)
+    # Moves on the board and renju's forbidden points: what everything else calls.
+    tables, search_tables, i64 = numba.typeof(bd), numba.typeof(sr), numba.int64
+    threats.poll.compile((search_tables,))
+    state.make.compile((tables, i64))
+    threats.is_forbidden.compile((tables, i64, i64))  # and unmake, which it calls
+
+
+def _warm_analysis(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
+    # The analysis of a position; another process compiles the VCF meanwhile (neither calls
+    # the other), so the main search's chain of compiles is shorter by this one.
+    threats.analyse.compile((numba.typeof(bd), numba.typeof(sr), numba.int64))
+
+
+def _warm_vcf(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
+    threats.vcf.compile((numba.typeof(bd), numba.typeof(sr), numba.int64))
 
 
 def _warm_easy(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
@@ -313,7 +322,7 @@ def _warm_hard(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
 
 _TASK_RUNNERS: dict[str, Callable[[tuple, tuple, np.ndarray], None]] = {
     "tables": _warm_tables, "shared": _warm_shared, "core": _warm_core,
-    "easy": _warm_easy, "threats": _warm_threats,
+    "analysis": _warm_analysis, "vcf": _warm_vcf, "easy": _warm_easy, "threats": _warm_threats,
     "search": _warm_search, "hard": _warm_hard,
 }
 

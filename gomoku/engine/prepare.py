@@ -6,7 +6,7 @@ cannot stall the game's frames or a brain's replies. A `Preparer` starts one or 
 (`driver.WARM_TASKS`) and printing `done PART SECONDS` as each is in the cache. The caller
 then loads each finished part with `driver.warm_task` (a cache load: well under a second),
 and passes the part's name to the other children's input: a child that is to compile a part
-whose need (`driver.TASK_NEEDS`) another child makes reads its input until that name comes
+whose needs (`driver.TASK_NEEDS`) another child makes reads its input until their names come
 (or the input ends: then it compiles the need itself; run by hand, give it </dev/null).
 When every part is done a marker file in the cache folder says so, and later launches skip
 the children. Importing this module imports numba (through the package) but compiles nothing.
@@ -31,12 +31,13 @@ from numba.core import event
 from gomoku.engine import driver
 from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResult, StopFlag
 
-SPLIT = (("tables", "shared", "easy", "threats", "hard"), ("tables", "core", "search"))
-"""Two children's parts: the threat searches with what builds on them, and the main search
-(the longer one); each child orders its parts so that the level asked for comes first. Nothing
-is compiled twice: the first child compiles the small callees both share ("shared") before
-the second needs them, which loads them from the cache; the second compiles what every search
-calls ("core"), and the first waits for it (`driver.TASK_NEEDS`) before its threat searches."""
+SPLIT = (("tables", "shared", "analysis", "easy", "threats", "hard"), ("core", "vcf", "search"))
+"""Two children's parts, in order: the analysis and the threat searches, and the main search's
+chain (the moves, the VCF, the main search: the longest, so it leaves the pattern tables to the
+other). Nothing is compiled twice: the first child compiles the small callees both share
+("shared") and the analysis while the second compiles the moves ("core") and the VCF, and each
+waits for what the other makes (`driver.TASK_NEEDS`) and then loads it from the cache. The
+order serves every level: easy's scorer fits in the first child's wait for the VCF."""
 CHILD_NICE = 5  # the children's lower CPU priority
 MAX_LINE = 200  # a child's progress line longer than this is not ours: ignored
 
@@ -104,15 +105,13 @@ class Preparer:
         self.jobs = jobs if jobs > 0 else min(2, usable_cores())
         if plan is not None:
             self._plan = plan
+        elif self.jobs >= 2:
+            self._plan = [list(child) for child in SPLIT]  # in the order that serves every level
         else:
-            # The parts the chosen level needs first, the rest after; but a part that waits
-            # for another child goes last, so that the wait is spent compiling the others.
+            # One child: the parts the chosen level needs first (WARM_TASKS lists each part
+            # after the parts it calls into), the rest after.
             needed = driver.LEVEL_TASKS[first]
-            parts = SPLIT if self.jobs >= 2 else (driver.WARM_TASKS,)
-            self._plan = [sorted(child, key=lambda part, child=child: (
-                              driver.TASK_NEEDS.get(part, part) not in child,
-                              part not in needed, driver.WARM_TASKS.index(part)))
-                          for child in parts]
+            self._plan = [sorted(driver.WARM_TASKS, key=lambda part: part not in needed)]
         self._lock = threading.Lock()
         self._done: list[str] = []
         self._error: str | None = None
@@ -135,7 +134,7 @@ class Preparer:
             self._children.append(child)
             self._stderr.append(errors)
             others = {part for plan in self._plan if plan is not parts for part in plan}
-            if not any(driver.TASK_NEEDS.get(part) in others for part in parts):
+            if not any(others.intersection(driver.TASK_NEEDS.get(part, ())) for part in parts):
                 self._tell(child, None)  # no other child makes what it needs: it never waits
         readers = [threading.Thread(target=self._follow, args=(c,), daemon=True,
                                     name="engine-prepare") for c in self._children]
@@ -323,9 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     event.register("numba:compile", _ReportCompiles())
     told: set[str] = set()
     for part in parts:
-        need = driver.TASK_NEEDS.get(part)
-        if need is not None and need not in parts:
-            _wait_until_told(need, told)
+        for need in driver.TASK_NEEDS.get(part, ()):
+            if need not in parts:
+                _wait_until_told(need, told)
         began = time.perf_counter()
         driver.warm_task(part)
         print(f"done {part} {time.perf_counter() - began:.2f}", flush=True)
