@@ -65,8 +65,8 @@ print(" ".join(sorted(names)))
 def test_no_function_is_compiled_by_both_children(tmp_path) -> None:
     # A part compiled for other argument types than its callers pass would be compiled again
     # by the other child, and every first launch would wait for it. In the order the two
-    # children of prepare.SPLIT reach them: the shared callees, the moves and the VCF, the
-    # analysis, then the main search and the threat searches.
+    # children of prepare.SPLIT reach them: the shared callees, the main search's ordering,
+    # the moves and the VCF, the analysis, then the main search and the threat searches.
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
 
     def compiled(*parts: str) -> set[str]:
@@ -75,6 +75,7 @@ def test_no_function_is_compiled_by_both_children(tmp_path) -> None:
         return set(child.stdout.split())
 
     shared = compiled("tables", "shared")
+    ordering = compiled("tables", "ordering")
     moves_and_vcf = compiled("tables", "core", "vcf")
     analysis = compiled("tables", "analysis")
     searched = compiled("tables", "search")
@@ -82,9 +83,10 @@ def test_no_function_is_compiled_by_both_children(tmp_path) -> None:
     assert {"sorted_moves", "_tt_probe", "_tt_store"} <= shared
     assert {"make", "is_forbidden", "vcf"} <= moves_and_vcf
     assert analysis == {"analyse"}
+    assert ordering == {"_node_moves"}
     assert "negamax" in searched
     assert "vct" in threat_searches
-    parts = [shared, moves_and_vcf, analysis, searched, threat_searches]
+    parts = [shared, ordering, moves_and_vcf, analysis, searched, threat_searches]
     for i, first in enumerate(parts):
         for second in parts[i + 1:]:
             assert not first & second

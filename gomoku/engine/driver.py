@@ -177,16 +177,17 @@ class _Clock:
         self._thread.join()
 
 
-WARM_TASKS = ("tables", "shared", "core", "analysis", "vcf", "easy", "threats", "search", "hard")
+WARM_TASKS = ("tables", "shared", "core", "analysis", "vcf", "ordering", "easy", "threats",
+              "search", "hard")
 """The parts of the engine to compile (or load), each after the parts it calls into."""
-LEVEL_TASKS = {Level.EASY: ("tables", "easy"),
-               Level.MEDIUM: ("tables", "shared", "core", "analysis", "vcf", "threats", "search"),
-               Level.HARD: ("tables", "shared", "core", "analysis", "vcf", "threats", "search",
-                            "hard")}
-"""The parts each level searches with (the searching levels never use easy's greedy scorer)."""
 _SEARCHES_NEED = ("shared", "core", "analysis", "vcf")
-TASK_NEEDS = {"analysis": ("core",), "vcf": ("shared", "core"), "easy": ("core", "analysis"),
-              "threats": _SEARCHES_NEED, "search": _SEARCHES_NEED, "hard": _SEARCHES_NEED}
+LEVEL_TASKS = {Level.EASY: ("tables", "easy"),
+               Level.MEDIUM: ("tables", *_SEARCHES_NEED, "ordering", "threats", "search"),
+               Level.HARD: ("tables", *_SEARCHES_NEED, "ordering", "threats", "search", "hard")}
+"""The parts each level searches with (the searching levels never use easy's greedy scorer)."""
+TASK_NEEDS = {"analysis": ("core",), "vcf": ("shared", "core"), "ordering": ("shared",),
+              "easy": ("core", "analysis"), "threats": _SEARCHES_NEED,
+              "search": (*_SEARCHES_NEED, "ordering"), "hard": _SEARCHES_NEED}
 """The parts each part calls into: a process compiling a part without one of its needs itself
 waits for another to have it in the cache, rather than compiling it a second time at once."""
 _warmed: set[str] = set()
@@ -280,6 +281,13 @@ def _warm_vcf(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
     threats.vcf.compile((numba.typeof(bd), numba.typeof(sr), numba.int64))
 
 
+def _warm_ordering(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
+    # The main search's moves at a node: compiled apart, in the other child, so that the main
+    # search itself compiles quicker.
+    tables, search_tables, i64 = numba.typeof(bd), numba.typeof(sr), numba.int64
+    search._node_moves.compile((tables, search_tables, i64, i64, i64))
+
+
 def _warm_easy(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
     _think_easy(bd, sr, grid, int(Color.BLACK), grid.shape[0], time.perf_counter(), 1)
 
@@ -322,8 +330,8 @@ def _warm_hard(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
 
 _TASK_RUNNERS: dict[str, Callable[[tuple, tuple, np.ndarray], None]] = {
     "tables": _warm_tables, "shared": _warm_shared, "core": _warm_core,
-    "analysis": _warm_analysis, "vcf": _warm_vcf, "easy": _warm_easy, "threats": _warm_threats,
-    "search": _warm_search, "hard": _warm_hard,
+    "analysis": _warm_analysis, "vcf": _warm_vcf, "ordering": _warm_ordering,
+    "easy": _warm_easy, "threats": _warm_threats, "search": _warm_search, "hard": _warm_hard,
 }
 
 

@@ -31,13 +31,15 @@ from numba.core import event
 from gomoku.engine import driver
 from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResult, StopFlag
 
-SPLIT = (("tables", "shared", "analysis", "easy", "threats", "hard"), ("core", "vcf", "search"))
-"""Two children's parts, in order: the analysis and the threat searches, and the main search's
-chain (the moves, the VCF, the main search: the longest, so it leaves the pattern tables to the
-other). Nothing is compiled twice: the first child compiles the small callees both share
-("shared") and the analysis while the second compiles the moves ("core") and the VCF, and each
-waits for what the other makes (`driver.TASK_NEEDS`) and then loads it from the cache. The
-order serves every level: easy's scorer fits in the first child's wait for the VCF."""
+SPLIT = (("tables", "shared", "ordering", "analysis", "easy", "threats", "hard"),
+         ("core", "vcf", "search"))
+"""Two children's parts, in order: what the threat searches need and they, and the main
+search's chain (the moves, the VCF, the main search: the longest, so it leaves the pattern
+tables to the other). Nothing is compiled twice: the first child compiles the small callees
+both share ("shared"), the main search's move ordering and the analysis while the second
+compiles the moves ("core") and the VCF, and each waits for what the other makes
+(`driver.TASK_NEEDS`) and then loads it from the cache. The order serves every level: easy's
+scorer fits in the first child's wait for the VCF."""
 CHILD_NICE = 5  # the children's lower CPU priority
 MAX_LINE = 200  # a child's progress line longer than this is not ours: ignored
 

@@ -125,6 +125,58 @@ def _noise(sr: tuple, h: np.uint64) -> int:
     return int((x >> np.uint64(40)) % np.uint64(2 * amp + 1)) - amp
 
 
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
+def _node_moves(bd: tuple, sr: tuple, depth: int, n: int, tt_move: int) -> tuple:
+    """negamax's steps 7 and 8: a node's moves in order in sr[13][ply], their flags in
+    sr[14][ply]. Returns (m, m_all, extension, score): the moves to search, how many a node
+    whose moves all lose searches before it believes it, the block of a four's extension; or
+    m = -1 when the node is decided, with its score. (Apart from negamax so that another
+    process compiles it at a first launch: numba types a recursive function several times.)"""
+    NO = np.int64(0)
+    ply = bd[3][I_PLY]
+    an = sr[5][ply]
+    params = sr[10]
+    order = sr[13][ply]
+    order_flags = sr[14][ply]
+    # Step 7. Moves: the block of a four, the answers to an open three, or the best K
+    extension = 0
+    if an[A_OPP5N] == 1:
+        block = an[A_OPP5]
+        m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags, ALL_MOVES)
+        m = _to_front(order, order_flags, np.int64(m), np.int64(block), NO)
+        if m == 0 or order[0] != block:
+            return -1, 0, 0, -(WIN - ply - 2)  # the block is forbidden for black: the four wins
+        extension = 1
+    elif an[A_OPPF4N] > 0:
+        m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order, order_flags, ALL_MOVES)
+        if m == 0:
+            return -1, 0, 0, -(WIN - ply - 4)
+    else:
+        # Narrower near the leaves: the ordering's tail matters less with little depth left.
+        width = params[P_WIDTH]
+        if depth <= 2:
+            width = max(5, width // 2)
+        elif depth <= 4:
+            width = max(6, width * 3 // 4)
+        m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags, width)
+    if m == 0:
+        return -1, 0, 0, 0
+    # A loss is only concluded after every candidate was tried (see negamax's move loop).
+    m_all = m if extension == 1 or an[A_OPPF4N] > 0 else n
+
+    # Step 8. Ordering: the hash move, then the killers
+    next_slot = NO  # typed: one compiled version of _to_front
+    if extension == 0:
+        if tt_move >= 0:
+            next_slot = _to_front(order, order_flags, np.int64(m), np.int64(tt_move), next_slot)
+        killers = sr[7][ply]
+        for k in range(2):
+            if killers[k] >= 0:
+                next_slot = _to_front(order, order_flags, np.int64(m), np.int64(killers[k]),
+                                     next_slot)
+    return m, m_all, extension, 0
+
+
 @njit(nogil=True, cache=True, _nrt=False)
 def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: int) -> int:
     """The score of the position for the side to move, searched `depth` plies (PVS).
@@ -204,44 +256,12 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
         if margin > 0 and -WIN_MIN < beta < WIN_MIN and an[A_EVAL] - margin >= beta:
             return an[A_EVAL]
 
-    # Step 7. Moves: the block of a four, the answers to an open three, or the best K
+    # Steps 7 and 8. Moves, in order
     order = sr[13][ply]
     order_flags = sr[14][ply]
-    extension = 0
-    if an[A_OPP5N] == 1:
-        block = an[A_OPP5]
-        m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags, ALL_MOVES)
-        m = _to_front(order, order_flags, np.int64(m), np.int64(block), NO)
-        if m == 0 or order[0] != block:
-            return -(WIN - ply - 2)  # the block is forbidden for black: the four wins
-        extension = 1
-    elif an[A_OPPF4N] > 0:
-        m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order, order_flags, ALL_MOVES)
-        if m == 0:
-            return -(WIN - ply - 4)
-    else:
-        # Narrower near the leaves: the ordering's tail matters less with little depth left.
-        width = params[P_WIDTH]
-        if depth <= 2:
-            width = max(5, width // 2)
-        elif depth <= 4:
-            width = max(6, width * 3 // 4)
-        m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags, width)
-    if m == 0:
-        return 0
-    # A loss is only concluded after every candidate was tried (see Step 9).
-    m_all = m if extension == 1 or an[A_OPPF4N] > 0 else n
-
-    # Step 8. Ordering: the hash move, then the killers
-    next_slot = NO  # typed: one compiled version of _to_front
-    if extension == 0:
-        if tt_move >= 0:
-            next_slot = _to_front(order, order_flags, np.int64(m), np.int64(tt_move), next_slot)
-        killers = sr[7][ply]
-        for k in range(2):
-            if killers[k] >= 0:
-                next_slot = _to_front(order, order_flags, np.int64(m), np.int64(killers[k]),
-                                     next_slot)
+    m, m_all, extension, decided = _node_moves(bd, sr, depth, n, tt_move)
+    if m < 0:
+        return decided
 
     # Step 9. Singular extension: the TT move, which failed high before, is searched a ply
     # deeper if every other move stays well below its score (a shallower search without it,
