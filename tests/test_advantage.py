@@ -21,7 +21,10 @@ def _arena_folder(folder: Path, evaluations: dict[int, list[str]], winners: dict
     log = []
     for number, values in evaluations.items():
         log.append(f"arena: game {number}")
-        log += [f"MESSAGE Speed 900K | Depth 20-30 | Eval {v} | Node 800K" for v in values]
+        for v in values:  # Rapfi prints each depth's evaluation, then its move's
+            log += ["MESSAGE OptiTime 727ms | MaxTime 970ms",
+                    "MESSAGE Depth 5-6 | Eval 999 | Time 1ms",  # not a move: not counted
+                    f"MESSAGE Speed 900K | Depth 20-30 | Eval {v} | Node 800K"]
         log.append("MESSAGE Bestline H8 I9")  # no evaluation: not counted
         black = winners[number]
         record = GameRecord(black=black, white="hard" if black == "rapfi" else "rapfi",

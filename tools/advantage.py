@@ -7,10 +7,12 @@ forced win.
     .venv/bin/python tools/advantage.py arena-out --engine 2 --threshold 300
 
 Moves are the engine's own, counted from 1 after the opening. The engine must print one
-evaluation a move (Rapfi: `Eval 120`, `Eval +M9`, the default --pattern; ours: --pattern
-'score (-?\\d+)'). A value of MATE_VALUE - 1000 or more (our wins: 30000 less the plies) counts
-as a forced win, as does Rapfi's `+M`. Logs of an arena from before 2026-11-26 have no game
-marks and are refused.
+evaluation a move that --pattern matches: Rapfi prints one at every depth of its search
+(`Depth 5-6 | Eval 26 | ...`) and one line when it moves (`Speed 827K | Depth 17-32 | Eval -255
+| ...`, `Eval +M9`), which the default --pattern takes (until 2026-11-27 every depth's line
+counted as a move); ours: --pattern 'score (-?\\d+)'. A value of MATE_VALUE - 1000 or more (our
+wins: 30000 less the plies) counts as a forced win, as does Rapfi's `+M`. Logs of an arena
+from before 2026-11-26 have no game marks and are refused.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import arena  # noqa: E402  (tools/ is not a package)
 from gomoku.core.records import RECORD_SUFFIX, load_record  # noqa: E402
 
 MATE_FROM = arena.MATE_VALUE - 1000
+MOVE_EVAL_PATTERN = r"\bSpeed\b.*\bEval\s*[:=]?\s*([+-]?M?\d+)"  # Rapfi's line as it moves
 MAX_LOG_BYTES = 50_000_000  # a log larger than this is not one an arena of ours wrote
 
 
@@ -68,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine", type=int, choices=(1, 2), default=2,
                         help="whose evaluations (the arena's engine 1 or 2)")
     parser.add_argument("--threshold", type=int, default=300, help="a clear advantage")
-    parser.add_argument("--pattern", default=arena.EVAL_PATTERN,
+    parser.add_argument("--pattern", default=MOVE_EVAL_PATTERN,
                         help="regex whose group 1 is the evaluation in a MESSAGE line")
     args = parser.parse_args(argv)
     try:
