@@ -33,7 +33,7 @@ from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResu
 
 SPLIT = (("tables", "shared", "ordering", "analysis", "easy", "threats", "hard"),
          ("core", "vcf", "search"))
-"""Two children's parts, in order: what the threat searches need and they, and the main
+"""Two children's parts, in order: the threat searches and what they need, and the main
 search's chain (the moves, the VCF, the main search: the longest, so it leaves the pattern
 tables to the other). Nothing is compiled twice: the first child compiles the small callees
 both share ("shared"), the main search's move ordering and the analysis while the second
