@@ -8,7 +8,8 @@ compiled (the easy level) and as plain Python (the fallback before the engine ha
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from gomoku.engine.jit import njit
 
 # Window values by stone count (0..4), from "Gomoku tuple scoring"; own beats opponent's.
 OWN_WINDOW = np.array([7, 35, 800, 15000, 800000], dtype=np.int64)

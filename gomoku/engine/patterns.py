@@ -12,7 +12,8 @@ cost two seconds of every first launch.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from gomoku.engine.jit import njit
 
 # Pattern codes, weakest first; a stone at the centre makes this pattern along one line.
 NONE = 0

@@ -14,8 +14,8 @@ code: seconds of every first launch.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from gomoku.engine.jit import njit
 from gomoku.engine.state import I_PLY, I_SIDE, MAX_PLY, make, unmake
 from gomoku.engine.threats import (
     A_BEST,

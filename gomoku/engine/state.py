@@ -25,8 +25,8 @@ W = size + 2 * PAD, so a cell and all its line neighbours are indices in one 1-D
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from gomoku.engine.jit import njit
 from gomoku.engine.patterns import HALF, key_bit, key_bit_py
 
 PAD = HALF

@@ -25,9 +25,10 @@ import base64
 import functools
 
 import numpy as np
-from numba import config, njit
+from numba import config
 from numba.cpython.unsafe.numbers import trailing_zeros  # count trailing zeros (tzcnt)
 
+from gomoku.engine.jit import njit
 from gomoku.engine.patterns import (
     B2,
     B4,
