@@ -6,7 +6,9 @@ empty numba cache, and prints:
   2. each compiled function: its own seconds (a callee compiled inside it not counted), how many
      signatures it was compiled for, and how its own time splits into typing (numba's type
      inference, where inlined callees are typed again at every call site) and lowering plus
-     LLVM (code generation and optimisation).
+     LLVM (code generation and optimisation);
+  3. the size of the LLVM IR of everything compiled: LLVM's work in a figure that, unlike the
+     seconds, does not drift with the machine's speed.
 
     .venv/bin/python tools/compile_profile.py [PART ...] [--top 25] [--source DIR]
 
@@ -35,9 +37,11 @@ def inner(parts: list[str]) -> None:
 
     records: list[dict] = []
     stack: list[dict] = []
+    dispatchers: dict[int, object] = {}
 
     class Recorder(event.Listener):
         def on_start(self, ev: event.Event) -> None:
+            dispatchers[id(ev.data["dispatcher"])] = ev.data["dispatcher"]
             function = ev.data["dispatcher"].py_func
             stack.append({"name": f"{function.__module__.split('.')[-1]}.{function.__name__}",
                           "sig": ", ".join(
@@ -79,7 +83,11 @@ def inner(parts: list[str]) -> None:
         began = time.perf_counter()
         driver.warm_task(part)
         part_times[part] = time.perf_counter() - began
-    print(json.dumps({"parts": part_times, "records": records}))
+    # The size of the LLVM IR numba hands to LLVM (each library after linking, the engine's
+    # and numba's own helpers): LLVM's work, whatever the machine's speed that day.
+    ir_chars = sum(len(cres.library.get_llvm_str()) for dispatcher in dispatchers.values()
+                   for cres in dispatcher.overloads.values())
+    print(json.dumps({"parts": part_times, "records": records, "ir_chars": ir_chars}))
 
 
 def main() -> None:
@@ -126,6 +134,9 @@ def main() -> None:
     llvm = sum(row["llvm"] for row in functions.values())
     print(f"compiled functions: {len(functions)}, signatures: {len(data['records'])}, "
           f"compile seconds {total:.1f}, of which LLVM {llvm:.1f}")
+    if "ir_chars" in data:
+        print(f"LLVM IR of the compiled functions: {data['ir_chars'] / 1e6:.2f} million characters "
+              "(LLVM's work, independent of the machine's speed)")
     print(f"{'function':36} {'own s':>6} {'llvm s':>6} {'sigs':>4} {'typing s':>8}  "
           "(typing counts the callees compiled meanwhile)")
     for name, row in sorted(functions.items(), key=lambda item: -item[1]["own"])[: args.top]:
