@@ -8,6 +8,7 @@ import gzip
 import itertools
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 
@@ -28,11 +29,23 @@ def engine_state(position: Position) -> tuple[tuple, tuple]:
     return bd, sr
 
 
+
+# Python entry points for two engine functions that compiled code alone calls (they have none,
+# so as not to compile a Python wrapper on every first launch).
+@numba.njit
+def analyse_fours(bd: tuple, sr: tuple, ply: int) -> int:
+    return threats.analyse_fours(bd, sr, ply)
+
+
+@numba.njit
+def double_threat_wins(bd: tuple, an: np.ndarray) -> bool:
+    return threats.double_threat_wins(bd, an)
+
 def double_threat(diagram: str, rule: Rule, to_move: Color) -> bool:
     position, _ = parse_diagram(diagram, rule=rule, to_move=to_move, offset=(4, 4))
     bd, sr = engine_state(position)
     threats.analyse(bd, sr, 0)
-    return bool(threats.double_threat_wins(bd, sr[5][0]))
+    return bool(double_threat_wins(bd, sr[5][0]))
 
 
 # White to move can play * for two open threes; black's stones make no four anywhere.
@@ -136,7 +149,7 @@ def test_the_vcf_scan_finds_the_fives_and_fours_the_full_analysis_finds(rule) ->
         forbidden_fours += sum(1 for p, f in zip(moves, flags, strict=True)
                                if f & threats.FL_FORBIDDEN
                                and threats.THREAT_TABLE[own_codes[p]] & threats.T_FOUR)
-        m = threats.analyse_fours(bd, sr, 0)
+        m = analyse_fours(bd, sr, 0)
         light = sr[5][0]
         assert {int(p) for p in sr[2][0][:m]} == fours
         for slot in (threats.A_OWN5, threats.A_OPP5N, threats.A_OPP5, threats.A_OWNF4):

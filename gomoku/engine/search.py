@@ -68,8 +68,10 @@ THREAT_FLAGS = FL_OWN_FOUR | FL_OWN_THREE | FL_OPP_FOUR | FL_OPP_THREE
 
 
 @njit(nogil=True, cache=True, _nrt=False, forceinline=True)
-def _tt_store(sr: tuple, h: np.uint64, move: int, depth: int, flag: int, score: int, ply: int) -> None:
-    tt_keys = sr[0]
+def _tt_store(tt_keys: np.ndarray, tt_data: np.ndarray, h: np.uint64, move: int, depth: int,
+              flag: int, score: int, ply: int) -> None:
+    # (The table's two arrays, sr[0] and sr[1], not all of sr: its Python wrapper, for the
+    # root's store, unboxes two arrays instead of 21.)
     slot = h & np.uint64(tt_keys.shape[0] - 1)
     # Mate scores are stored relative to this node, so they stay right at any ply.
     if score > WIN_MIN:
@@ -78,17 +80,17 @@ def _tt_store(sr: tuple, h: np.uint64, move: int, depth: int, flag: int, score: 
         score -= ply
     data = (move + 1) | (max(depth, 0) << 16) | (flag << 24) | ((score + 32768) << 32)
     tt_keys[slot] = h
-    sr[1][slot] = data
+    tt_data[slot] = data
 
 
 @njit(nogil=True, cache=True, _nrt=False, forceinline=True)
-def _tt_probe(sr: tuple, h: np.uint64, ply: int) -> tuple:
-    """(found, move, depth, flag, score) for the position with hash h."""
-    tt_keys = sr[0]
+def _tt_probe(tt_keys: np.ndarray, tt_data: np.ndarray, h: np.uint64, ply: int) -> tuple:
+    """(found, move, depth, flag, score) for the position with hash h (sr[0], sr[1]: the
+    table's keys and data)."""
     slot = h & np.uint64(tt_keys.shape[0] - 1)
     if tt_keys[slot] != h:
         return False, -1, 0, 0, 0
-    data = sr[1][slot]
+    data = tt_data[slot]
     move = (data & 0xFFFF) - 1
     depth = (data >> 16) & 0xFF
     flag = (data >> 24) & 0xFF
@@ -142,13 +144,15 @@ def _node_moves(bd: tuple, sr: tuple, depth: int, n: int, tt_move: int) -> tuple
     extension = 0
     if an[A_OPP5N] == 1:
         block = an[A_OPP5]
-        m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags, ALL_MOVES)
+        m = sorted_moves(sr[2][ply], sr[3][ply], sr[4][ply], n, FL_ANY, order, order_flags,
+                         ALL_MOVES)
         m = _to_front(order, order_flags, np.int64(m), np.int64(block), NO)
         if m == 0 or order[0] != block:
             return -1, 0, 0, -(WIN - ply - 2)  # the block is forbidden for black: the four wins
         extension = 1
     elif an[A_OPPF4N] > 0:
-        m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order, order_flags, ALL_MOVES)
+        m = sorted_moves(sr[2][ply], sr[3][ply], sr[4][ply], n, FL_OWN_FOUR | FL_OPP_FOUR, order,
+                         order_flags, ALL_MOVES)
         if m == 0:
             return -1, 0, 0, -(WIN - ply - 4)
     else:
@@ -158,7 +162,7 @@ def _node_moves(bd: tuple, sr: tuple, depth: int, n: int, tt_move: int) -> tuple
             width = max(5, width // 2)
         elif depth <= 4:
             width = max(6, width * 3 // 4)
-        m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags, width)
+        m = sorted_moves(sr[2][ply], sr[3][ply], sr[4][ply], n, FL_ANY, order, order_flags, width)
     if m == 0:
         return -1, 0, 0, 0
     # A loss is only concluded after every candidate was tried (see negamax's move loop).
@@ -225,7 +229,7 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
     h = bd[4][ply]
     if skip >= 0:
         h ^= SINGULAR_SALT  # not the node's own entry: this search leaves a move out
-    found, tt_move, tt_depth, tt_flag, tt_score = _tt_probe(sr, h, ply)
+    found, tt_move, tt_depth, tt_flag, tt_score = _tt_probe(sr[0], sr[1], h, ply)
     if found and tt_depth >= depth and pv_node == 0:
         if tt_flag == TT_EXACT:
             return tt_score
@@ -356,11 +360,12 @@ def negamax(bd: tuple, sr: tuple, depth: int, alpha: int, beta: int, pv_node: in
         i += 1
         if i == m and best < -WIN_MIN and m < m_all:
             # Every move we kept loses: the pruned ones get searched before we believe it.
-            m = sorted_moves(sr, ply, n, FL_ANY, order, order_flags, ALL_MOVES)
+            m = sorted_moves(sr[2][ply], sr[3][ply], sr[4][ply], n, FL_ANY, order, order_flags,
+                             ALL_MOVES)
             m_all = m
 
     # Step 12. Transposition table store
-    _tt_store(sr, h, best_move, depth, flag, best, ply)
+    _tt_store(sr[0], sr[1], h, best_move, depth, flag, best, ply)
     return best
 
 
@@ -409,8 +414,8 @@ def root_search(bd: tuple, sr: tuple, depth: int, root_moves: np.ndarray, root_s
             if score > alpha:
                 alpha = score
     if best > -INF:
-        _tt_store(sr, bd[4][bd[3][I_PLY]], root_moves[counters[C_ROOT_BEST]], depth, TT_EXACT,
-                  best, bd[3][I_PLY])
+        _tt_store(sr[0], sr[1], bd[4][bd[3][I_PLY]], root_moves[counters[C_ROOT_BEST]], depth,
+                  TT_EXACT, best, bd[3][I_PLY])
     return best
 
 
@@ -451,16 +456,17 @@ def root_moves(bd: tuple, sr: tuple, out: np.ndarray, defend_depth: int) -> tupl
         out[0] = an[A_OWN5]
         return 1, 1
     if an[A_OPP5N] >= 1:
-        m = sorted_moves(sr, ply, n, FL_ANY, out, out_flags, ALL_MOVES)
+        m = sorted_moves(sr[2][ply], sr[3][ply], sr[4][ply], n, FL_ANY, out, out_flags, ALL_MOVES)
         m = _to_front(out, out_flags, np.int64(m), np.int64(an[A_OPP5]), np.int64(0))
         if m > 0 and out[0] == an[A_OPP5]:
             return 1, 2
         # The block is forbidden for black: every move loses, keep the whole list.
-        return sorted_moves(sr, ply, n, FL_ANY, out, out_flags, ALL_MOVES), 0
+        return sorted_moves(sr[2][ply], sr[3][ply], sr[4][ply], n, FL_ANY, out, out_flags,
+                            ALL_MOVES), 0
     if an[A_OWNF4] >= 0:
         out[0] = an[A_OWNF4]
         return 1, 3
-    m = sorted_moves(sr, ply, n, FL_ANY, out, out_flags, ALL_MOVES)
+    m = sorted_moves(sr[2][ply], sr[3][ply], sr[4][ply], n, FL_ANY, out, out_flags, ALL_MOVES)
     if m == 0 or defend_depth <= 0:
         return m, 0
     # The opponent's continuous-four threats: keep only the moves after which none is left.
@@ -505,7 +511,7 @@ def principal_variation(bd: tuple, sr: tuple, first: int, out: np.ndarray) -> in
     length = 1
     while length < out.shape[0]:
         ply = bd[3][I_PLY]
-        found, move, depth, flag, score = _tt_probe(sr, bd[4][ply], ply)
+        found, move, depth, flag, score = _tt_probe(sr[0], sr[1], bd[4][ply], ply)
         if not found or move < 0 or move >= cells.shape[0] or cells[move] != 0:
             break
         out[length] = move

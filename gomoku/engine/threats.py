@@ -484,7 +484,7 @@ def analyse(bd: tuple, sr: tuple, ply: int) -> int:
     return n
 
 
-@njit(nogil=True, cache=True, _nrt=False, forceinline=True)
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
 def analyse_fours(bd: tuple, sr: tuple, ply: int) -> int:
     """`analyse` for the VCF: only the fives and fours, no evaluation (most of a search's nodes
     are VCF nodes, and the evaluation's table reads most of a scan). The move buffers hold only
@@ -537,7 +537,7 @@ def analyse_fours(bd: tuple, sr: tuple, ply: int) -> int:
     return n
 
 
-@njit(nogil=True, cache=True, _nrt=False, forceinline=True)
+@njit(nogil=True, cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True)
 def double_threat_wins(bd: tuple, an: np.ndarray) -> bool:
     """True if the side to move wins with a four-three or a double three: the opponent has no
     five to make and no four to interrupt with, so the answer to one threat leaves the other.
@@ -588,16 +588,16 @@ def _fail_store(sr: tuple, h: np.uint64, depth: int) -> None:
 
 @njit(nogil=True, cache=True, _nrt=False, forceinline=True)
 def sorted_moves(
-    sr: tuple, ply: int, n: int, mask: int, out: np.ndarray, out_flags: np.ndarray, limit: int,
+    moves: np.ndarray, scores: np.ndarray, flags: np.ndarray, n: int, mask: int, out: np.ndarray,
+    out_flags: np.ndarray, limit: int,
 ) -> int:
-    """Copy the candidates at `ply` whose flags meet `mask` (FL_ANY: all) and are not forbidden into
-    `out` (their flags into `out_flags`), best ordering score first; returns how many.
+    """Copy the candidates of a ply (sr[2][ply], sr[3][ply], sr[4][ply]: the first `n` moves,
+    their ordering scores and flags) whose flags meet `mask` (FL_ANY: all) and are not forbidden
+    into `out` (their flags into `out_flags`), best ordering score first; returns how many.
 
     At most `limit` are kept (ALL_MOVES: every one): the first `limit` of the full order (ties
-    keep the scan order). `limit` is always given, as a typed int: one compiled version."""
-    moves = sr[2][ply]
-    scores = sr[3][ply]
-    flags = sr[4][ply]
+    keep the scan order). `limit` is always given, as a typed int: one compiled version. (The
+    rows, not all of sr: the Python wrapper, for the root's moves, unboxes three arrays, not 21.)"""
     # `out` holds candidate indices while sorting, then the moves. Insertion sort by score,
     # descending, stable, into a list of at most `limit` (a quiet node keeps only its best few).
     m = 0
@@ -665,7 +665,8 @@ def vcf(bd: tuple, sr: tuple, depth: int) -> int:
                 order[0] = block
                 m = 1
     else:
-        m = sorted_moves(sr, ply, n, FL_OWN_FOUR, order, order_flags, ALL_MOVES)
+        m = sorted_moves(sr[2][ply], sr[3][ply], sr[4][ply], n, FL_OWN_FOUR, order, order_flags,
+                         ALL_MOVES)
     me = info[I_SIDE]
     renju = info[I_RULE] == RULE_RENJU
     for i in range(m):
@@ -759,7 +760,8 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
                     order[0] = block
                     m = 1
         else:
-            m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OWN_THREE, order, order_flags, ALL_MOVES)
+            m = sorted_moves(sr[2][ply], sr[3][ply], sr[4][ply], n, FL_OWN_FOUR | FL_OWN_THREE,
+                             order, order_flags, ALL_MOVES)
             m = _supported_threats(bd, sr, me, order, np.int64(m), np.int64(sr[10][P_VCT_WIDTH]))
         child_depth = depth - 1
     else:
@@ -779,7 +781,8 @@ def vct(bd: tuple, sr: tuple, depth: int, attacker: int) -> int:
                 return 0
             if an[A_OPPF4N] == 0:
                 return 0
-            m = sorted_moves(sr, ply, n, FL_OWN_FOUR | FL_OPP_FOUR, order, order_flags, ALL_MOVES)
+            m = sorted_moves(sr[2][ply], sr[3][ply], sr[4][ply], n, FL_OWN_FOUR | FL_OPP_FOUR,
+                             order, order_flags, ALL_MOVES)
             if m == 0:
                 return WIN - ply - 4
         child_depth = depth
