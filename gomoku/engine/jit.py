@@ -10,7 +10,6 @@ import numba
 
 def njit(**options: Any) -> Callable:
     """`numba.njit(**options)` without the C-callable wrapper numba otherwise builds for every
-    function (for use as a first-class function, which the engine never makes). Each caller's
-    library holds a copy of its callees', wrappers included: without them LLVM gets 16% less
-    code (3.88 against 4.64 million characters of IR for the whole engine)."""
+    function (for use as a first-class function, which the engine never makes): LLVM gets 16%
+    less IR to optimise (tools/compile_profile.py: 2.51 against 2.99 million characters)."""
     return numba.njit(no_cfunc_wrapper=True, **options)
