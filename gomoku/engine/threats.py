@@ -586,7 +586,7 @@ def _fail_store(sr: tuple, h: np.uint64, depth: int) -> None:
     sr[12][slot] = depth
 
 
-@njit(nogil=True, cache=True, _nrt=False, forceinline=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def sorted_moves(
     moves: np.ndarray, scores: np.ndarray, flags: np.ndarray, n: int, mask: int, out: np.ndarray,
     out_flags: np.ndarray, limit: int,
