@@ -29,7 +29,6 @@ def engine_state(position: Position) -> tuple[tuple, tuple]:
     return bd, sr
 
 
-
 # Python entry points for two engine functions that compiled code alone calls (they have none,
 # so as not to compile a Python wrapper on every first launch).
 @numba.njit
@@ -40,6 +39,7 @@ def analyse_fours(bd: tuple, sr: tuple, ply: int) -> int:
 @numba.njit
 def double_threat_wins(bd: tuple, an: np.ndarray) -> bool:
     return threats.double_threat_wins(bd, an)
+
 
 def double_threat(diagram: str, rule: Rule, to_move: Color) -> bool:
     position, _ = parse_diagram(diagram, rule=rule, to_move=to_move, offset=(4, 4))
