@@ -83,8 +83,8 @@ def inner(parts: list[str]) -> None:
         began = time.perf_counter()
         driver.warm_task(part)
         part_times[part] = time.perf_counter() - began
-    # The size of the LLVM IR numba hands to LLVM (each library after linking, the engine's
-    # and numba's own helpers): LLVM's work, whatever the machine's speed that day.
+    # The size of each compiled library's final LLVM IR (linked and optimised; the engine's
+    # and numba's own helpers): a measure of LLVM's work, whatever the machine's speed that day.
     ir_chars = sum(len(cres.library.get_llvm_str()) for dispatcher in dispatchers.values()
                    for cres in dispatcher.overloads.values())
     print(json.dumps({"parts": part_times, "records": records, "ir_chars": ir_chars}))
@@ -134,9 +134,8 @@ def main() -> None:
     llvm = sum(row["llvm"] for row in functions.values())
     print(f"compiled functions: {len(functions)}, signatures: {len(data['records'])}, "
           f"compile seconds {total:.1f}, of which LLVM {llvm:.1f}")
-    if "ir_chars" in data:
-        print(f"LLVM IR of the compiled functions: {data['ir_chars'] / 1e6:.2f} million characters "
-              "(LLVM's work, independent of the machine's speed)")
+    print(f"LLVM IR of the compiled functions: {data['ir_chars'] / 1e6:.2f} million characters "
+          "(LLVM's work, independent of the machine's speed)")
     print(f"{'function':36} {'own s':>6} {'llvm s':>6} {'sigs':>4} {'typing s':>8}  "
           "(typing counts the callees compiled meanwhile)")
     for name, row in sorted(functions.items(), key=lambda item: -item[1]["own"])[: args.top]:
