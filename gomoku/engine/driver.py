@@ -250,13 +250,13 @@ def _warm_shared(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
     tables, search_tables = numba.typeof(bd), numba.typeof(sr)
     row, i64, u64 = numba.typeof(sr[13][0]), numba.int64, numba.uint64
     keys, data = numba.typeof(sr[0]), numba.typeof(sr[1])  # the transposition table
-    cells, flags = numba.typeof(sr[2][0]), numba.typeof(sr[4][0])  # a ply's candidates
+    moves, scores, flags = (numba.typeof(sr[k][0]) for k in (2, 3, 4))  # a ply's candidates
     for function, signature in (
         (threats.double_threat_wins, (tables, row)),
         (search._tt_probe, (keys, data, u64, i64)),
         (search._noise, (search_tables, u64)),
         (threats._fail_probe, (search_tables, u64, i64)),
-        (threats.sorted_moves, (cells, cells, flags, i64, i64, row, row, i64)),
+        (threats.sorted_moves, (moves, scores, flags, i64, i64, row, row, i64)),
         (threats.five_cells_through, (tables, i64, i64)),
         (threats._fail_store, (search_tables, u64, i64)),
         (search._to_front, (row, row, i64, i64, i64)),
