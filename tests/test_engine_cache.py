@@ -9,7 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numba
+
 import gomoku.engine
+from gomoku import engine_cache
 from gomoku.engine import engine_cache_dir
 
 ENGINE = Path(gomoku.engine.__file__).parent
@@ -70,3 +73,46 @@ def test_after_the_warm_up_no_level_compiles_anything_at_its_first_move():
                           timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "{}", f"compiled at the first move: {done.stdout}"
+
+
+QUICK_AND_REAL = """
+import sys
+from gomoku import engine_cache
+quick = engine_cache.is_prepared()
+assert "numba" not in sys.modules  # the menu's first frame must not wait for numba's import
+from gomoku.engine import prepare
+before = (quick, prepare.is_prepared())
+prepare.marker_path().write_text(prepare.source_stamp())  # as a finished preparation leaves it
+print(before, (engine_cache.is_prepared(), prepare.is_prepared()))
+"""
+
+
+def test_the_quick_check_answers_as_the_engine_does_without_importing_numba(tmp_path):
+    """`engine_cache.is_prepared` finds the marker `prepare` writes, in the default cache folder
+    (a fresh process: this one's numba cache folder is fixed already)."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    done = subprocess.run([sys.executable, "-c", QUICK_AND_REAL], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "(False, False) (True, True)"
+
+
+def test_the_quick_check_says_no_to_a_stale_or_foreign_marker(tmp_path, monkeypatch):
+    from gomoku.engine import prepare
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    marker = prepare.marker_path()
+    marker.write_text(prepare.source_stamp())
+    assert engine_cache.is_prepared() and prepare.is_prepared()
+    marker.write_text(prepare.source_stamp().replace(".py ", ".py 1", 1))  # other engine files
+    assert not engine_cache.is_prepared() and not prepare.is_prepared()
+    marker.rename(tmp_path / "prepared-0.1-py39")  # another numba's and Python's cache
+    assert not engine_cache.is_prepared() and not prepare.is_prepared()
+
+
+def test_the_quick_check_counts_the_parts_the_driver_warms() -> None:
+    from gomoku.engine import driver
+
+    assert engine_cache.WARM_PARTS == len(driver.WARM_TASKS)

@@ -3,9 +3,11 @@ menu says so, and a computer whose engine is not ready waits with its clock stop
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
+import numba
 import pytest
 
 from gomoku.core.types import Color
@@ -54,6 +56,55 @@ def test_without_a_complete_cache_the_app_prepares_in_children_and_shows_it(tmp_
         application.close()
     assert seen == "" or seen.startswith("Preparing the engine (first launch only)")
     assert (tmp_path / "prepared").is_file()  # the next launch skips the children
+
+
+@pytest.fixture
+def loader_held(monkeypatch):
+    """The engine loader does nothing until released: the app as it is while numba imports."""
+    release = threading.Event()
+    monkeypatch.setattr(App, "_load_engine", lambda self: release.wait(30))
+    yield release
+    release.set()
+
+
+def test_a_first_launch_says_so_from_the_first_frame(tmp_path, monkeypatch, loader_held) -> None:
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "empty cache"))
+    application = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "home"))
+    try:
+        application.frame()
+        assert application.frames_presented == 1 and application.current_name == "menu"
+        assert application.current.preparing.text == (
+            f"Preparing the engine (first launch only): 0 of {len(driver.WARM_TASKS)} parts")
+    finally:
+        application.close()
+
+
+def test_a_launch_on_a_prepared_cache_shows_no_line(tmp_path, monkeypatch, loader_held) -> None:
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    prepare.marker_path().write_text(prepare.source_stamp())  # as a finished preparation leaves it
+    application = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "home"))
+    try:
+        application.frame()
+        assert application.engine_preparing is None
+        assert application.current.preparing.text == ""
+    finally:
+        application.close()
+
+
+def test_the_line_goes_when_the_loader_finds_the_cache_prepared_after_all(tmp_path, monkeypatch):
+    driver.warm_up()  # the loader's cache load: seconds at most
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "empty cache"))  # the quick check: no
+    monkeypatch.setattr(prepare, "is_prepared", lambda: True)  # the loader's real check: yes
+    application = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "home"))
+    try:
+        frames_until(application, lambda: application.engine_ready(Level.HARD))
+        application.frame()
+        assert application.engine_preparing is None
+        assert application.current.preparing.text == ""
+        assert application._preparer is None
+    finally:
+        application.close()
 
 
 def test_the_menu_line_counts_the_parts_ready() -> None:

@@ -12,7 +12,6 @@ there is none, the engine compiles without a cache; either way with a warning on
 from __future__ import annotations
 
 import atexit
-import hashlib
 import shutil
 import sys
 import tempfile
@@ -20,17 +19,9 @@ from pathlib import Path
 
 import numba
 import numba.core.dispatcher
-import platformdirs
 
-
-def engine_cache_dir(engine_folder: Path) -> Path:
-    """numba's cache folder for the engine sources in `engine_folder` (one per version)."""
-    digest = hashlib.sha256()
-    for path in sorted(engine_folder.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    base = Path(platformdirs.user_cache_dir("gomoku", appauthor=False))
-    return base / "numba" / digest.hexdigest()[:16]
+# (outside this package: the app finds the cache with it before importing numba)
+from gomoku.engine_cache import engine_cache_dir
 
 
 def writable_folder(folder: Path) -> str | None:

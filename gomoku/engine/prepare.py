@@ -28,6 +28,7 @@ from typing import IO
 import numba
 from numba.core import event
 
+from gomoku import engine_cache
 from gomoku.engine import driver
 from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResult, StopFlag
 
@@ -46,19 +47,12 @@ MAX_LINE = 200  # a child's progress line longer than this is not ours: ignored
 
 def marker_path() -> Path:
     """The file that says this engine's cache is complete (numba and Python versions in its name)."""
-    version = f"{numba.__version__}-py{sys.version_info[0]}{sys.version_info[1]}"
-    return Path(numba.config.CACHE_DIR) / f"prepared-{version}"
+    return Path(numba.config.CACHE_DIR) / engine_cache.marker_name(numba.__version__)
 
 
 def source_stamp() -> str:
-    """The engine files' modification times and sizes: numba's cache is valid for these only
-    (a reinstall of the same sources gives new times, and numba compiles again)."""
-    folder = Path(driver.__file__).parent
-    stamps = []
-    for path in sorted(folder.glob("*.py")):
-        info = path.stat()
-        stamps.append(f"{path.name} {info.st_mtime} {info.st_size}")
-    return "\n".join(stamps) + "\n"
+    """The engine files' modification times and sizes, the marker's content (see engine_cache)."""
+    return engine_cache.source_stamp(Path(driver.__file__).parent)
 
 
 def is_prepared() -> bool:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from gomoku import engine_cache
 from gomoku.core.settings import Settings, check_value, load_settings, save_settings
 from gomoku.paths import UserPaths, user_paths
 from gomoku.ui.audio import Audio
@@ -250,6 +251,9 @@ class App:
         self._preparer: Any = None  # gomoku.engine.prepare.Preparer while children compile
         self._level_ready: Any = None  # gomoku.engine.driver.level_ready once imported
         self._parts_left = -1  # engine parts still to load from a preparation (0: all loaded)
+        # Known before the loader has imported numba (a second), so the menu says so at once.
+        self._will_prepare = (not os.environ.get("NUMBA_DISABLE_JIT")
+                              and not engine_cache.is_prepared())
         self._engine_loader = threading.Thread(target=self._load_engine, name="engine-loader", daemon=True)
         self._engine_loader.start()
 
@@ -290,6 +294,7 @@ class App:
                     self._preparer = preparer
                 self._load_prepared_parts(preparer, driver)
             else:
+                self._will_prepare = False  # (the quick check can be wrong, e.g. a numba config file)
                 driver.warm_up()  # a cache load
             self._level_ready = driver.level_ready
             worker = self._engine or EngineWorker()
@@ -343,8 +348,10 @@ class App:
         """(parts compiled, parts in all, what compiles now) while the engine is prepared on a
         first launch; None otherwise (a warm cache, or once every part is loaded)."""
         preparer = self._preparer
-        if preparer is None or self._parts_left == 0 or self._engine_error is not None:
+        if self._parts_left == 0 or self._engine_error is not None:
             return None
+        if preparer is None:  # the loader is still importing numba: nothing compiled yet
+            return (0, engine_cache.WARM_PARTS, "") if self._will_prepare else None
         state = preparer.state()
         return len(state.done), state.total, state.current
 
