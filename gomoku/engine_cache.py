@@ -45,11 +45,20 @@ def source_stamp(engine_folder: Path = ENGINE_FOLDER) -> str:
     return "\n".join(stamps) + "\n"
 
 
+MARKER_LIMIT = 64 * 1024  # bytes of a marker read at most (a real one is under 2 KiB)
+
+
+def marker_matches(marker: Path, stamp: str) -> bool:
+    """True if the marker file holds `stamp`; a file too large to be ours is read no further."""
+    with marker.open("rb") as file:
+        return file.read(MARKER_LIMIT + 1).decode("utf-8") == stamp
+
+
 def is_prepared() -> bool:
     """`gomoku.engine.prepare.is_prepared()` without numba: True if the marker says the cache
     is complete. False when in doubt (the app's loader then asks the real check)."""
     try:
         folder = Path(os.environ.get("NUMBA_CACHE_DIR") or engine_cache_dir(ENGINE_FOLDER))
-        return (folder / marker_name(version("numba"))).read_text() == source_stamp()
+        return marker_matches(folder / marker_name(version("numba")), source_stamp())
     except Exception:  # any doubt (no numba metadata, an unreadable file): "not prepared"
         return False

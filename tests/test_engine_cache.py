@@ -116,3 +116,15 @@ def test_the_quick_check_counts_the_parts_the_driver_warms() -> None:
     from gomoku.engine import driver
 
     assert engine_cache.WARM_PARTS == len(driver.WARM_TASKS)
+
+
+def test_an_oversized_marker_is_not_taken_for_ours(tmp_path, monkeypatch):
+    """The marker is read only up to a bound; the stamp with megabytes after it is not a match."""
+    from gomoku.engine import prepare
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    prepare.marker_path().write_text(prepare.source_stamp() + "x" * (4 * engine_cache.MARKER_LIMIT))
+    assert not engine_cache.is_prepared() and not prepare.is_prepared()
+    prepare.marker_path().write_text(prepare.source_stamp())
+    assert engine_cache.is_prepared() and prepare.is_prepared()

@@ -58,7 +58,7 @@ def source_stamp() -> str:
 def is_prepared() -> bool:
     """True if an earlier preparation filled the cache for this engine, numba and Python."""
     try:
-        return marker_path().read_text() == source_stamp()
+        return engine_cache.marker_matches(marker_path(), source_stamp())
     except (OSError, UnicodeDecodeError):
         return False
 
