@@ -26,7 +26,7 @@ def test_each_position_is_judged_before_and_after_our_move_and_kept_for_the_next
     first = subprocess.run(args, capture_output=True, text=True, timeout=300)
     assert first.returncode == 0, first.stderr
     # Two openings, each asked as it is and after the judge's reply: four positions.
-    rows = [line for line in first.stdout.splitlines() if " ours " in line]
+    rows = [line for line in first.stdout.splitlines() if " ours " in line and " eval " in line]
     assert len(rows) == 4
     kept = json.loads(cache.read_text())
     assert [len(item["moves"]) for item in kept] == [3, 4, 3, 4]
@@ -36,8 +36,10 @@ def test_each_position_is_judged_before_and_after_our_move_and_kept_for_the_next
         assert board.grid[ours[1], ours[0]] == 0  # our move is a legal one of that position
         before, after, loss = map(int, re.findall(r"[-+]\d+", row.split(" eval ")[1]))
         assert loss == cap(before) - cap(after)  # a mate counts as 2000
-    summary = first.stdout.splitlines()[-1]
+    summary = first.stdout.splitlines()[-2]
     assert summary.startswith("4 positions: mean loss ")
+    assert first.stdout.splitlines()[-1].startswith(("where ours is not the judge's move (",
+                                                     "our move is the judge's in every"))
     # A second run reads the judged positions instead of asking the judge again.
     second = subprocess.run(args, capture_output=True, text=True, timeout=300)
     assert second.returncode == 0, second.stderr
@@ -99,3 +101,41 @@ def test_nonsense_limits_are_refused_with_a_message(tmp_path):
         done = subprocess.run([sys.executable, str(JUDGE), "--judge", "medium", *option],
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and "must be at least 1" in done.stderr, option
+
+
+def test_a_move_beside_an_open_three_builds_it_for_one_side_and_blocks_it_for_the_other():
+    sys.path.insert(0, str(JUDGE.parent))
+    import judge
+
+    # Black f8 g8 h8, white j8 (and two stones in the corners), black to move; i8 between.
+    board = Board.from_moves([(5, 7), (9, 7), (6, 7), (0, 0), (7, 7), (0, 14)], 15, Rule.FREESTYLE)
+    assert judge.line_reach(board, (8, 7), 1) == 3  # black there: three of its stones in a window
+    assert judge.line_reach(board, (8, 7), 2) == 1  # white there: only j8 beside it, blocked left
+    assert judge.line_reach(board, (4, 7), 1) == 3  # e8 extends the three the other way
+    assert judge.line_reach(board, (12, 2), 1) == judge.line_reach(board, (12, 2), 2) == 0
+    text = judge.style([(board, (12, 2), (8, 7)), (board, (4, 7), (4, 7))])
+    # Black to move: m13 builds and blocks nothing, i8 builds 3 and blocks j8's 1.
+    assert text.startswith("where ours is not the judge's move (1): ours builds 0.00 and blocks "
+                           "0.00, the judge's 3.00 and 1.00")
+    assert text.endswith("ours builds more in 0, blocks less in 1")
+
+
+def test_compare_also_leaves_out_decided_positions_and_caps_each_loss(tmp_path):
+    """One position already lost (a mate after our move) would decide the mean on its own."""
+    sys.path.insert(0, str(JUDGE.parent))
+    import judge
+
+    def item(k, value, ours, loss):
+        return {"moves": [[k, 0]], "eval": value, "ours": ours, "loss": loss}
+
+    earlier = tmp_path / "earlier.json"
+    earlier.write_text(json.dumps([item(1, 0, [1, 1], 40), item(2, 100, [2, 2], 10),
+                                   item(3, -900, [3, 3], 100), item(4, 50, [4, 4], 700)]))
+    now = [item(1, 0, [1, 1], 20), item(2, 100, [5, 5], 30), item(3, -900, [3, 3], 2000),
+           item(4, 50, [6, 6], 900)]
+    text = judge.compare(now, earlier)
+    # All four: (-20 + 20 + 1900 + 200) / 4; without the lost one and capped at 600: (-20 + 20 + 0) / 3
+    assert text.startswith("compare with earlier.json on 4 positions: mean loss +525.0 (")
+    assert "the same move in 2" in text
+    assert text.splitlines()[1].startswith("  where neither side led by more than 400 (3 positions),"
+                                           " each loss capped at 600: +0.0 (standard error ")

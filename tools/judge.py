@@ -14,7 +14,9 @@ opening's three stones, then the judge's own reply, so both colours are asked), 
 the position before it and after it. The loss is the judge's evaluation before minus after, for
 the side that moved (a mate counts as +-MATE_CAP, so one lost position weighs like a few bad
 moves, not like a hundred). Prints each position and the mean loss, the share of moves losing
-more than 200, and how often our move is the judge's.
+more than 200, how often our move is the judge's, and, where it is not, how much each of the two
+builds (our stones in the lines through it) and blocks (the opponent's): a search that attacks
+where the judge defends shows as ours building more and blocking less.
 
 The judge runs with a node limit (INFO max_node, which Rapfi honours), so its evaluations repeat
 exactly from run to run; --cache keeps the positions and their evaluations before our move, so
@@ -25,7 +27,9 @@ of the turns ENGINE (--engine) had in each game, spread over the game (the openi
 the last moves left out), and only where the judge sees no forced win for either side: there
 every move wins or every move loses. Matches between versions are noisy (100 games give
 +-10%); here both versions answer the same positions, so --compare (another run's --results
-file) prints the paired difference of the mean loss with its standard error.
+file) prints the paired difference of the mean loss with its standard error, and again over the
+positions neither side leads by more than 400 with each loss capped at 600: a few positions
+already lost (a mate counts 2000) otherwise decide the mean.
 """
 
 from __future__ import annotations
@@ -51,6 +55,11 @@ from gomoku.engine.api import Level, Position, SearchLimit  # noqa: E402
 
 MATE_CAP = 2000  # what a mate (arena.MATE_VALUE) counts as in the mean loss
 BIG_LOSS = 200
+# --compare's steadier figure: positions neither side leads by more than this before the move,
+# each loss capped, so a few already-lost positions do not decide the mean.
+OPEN_EVAL = 400
+OPEN_LOSS_CAP = 600
+DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 END_MOVES = 6  # a game's last moves, left out of --games: the game is decided by then
 
 
@@ -83,6 +92,48 @@ class Judge:
 
 def capped(value: int) -> int:
     return max(-MATE_CAP, min(MATE_CAP, value))
+
+
+def line_reach(board: Board, point: tuple[int, int], colour: int) -> int:
+    """Over the four lines through `point`, the most stones of `colour` in a five-cell window
+    holding none of the other colour, summed: for the mover's colour, how much a move builds;
+    for the opponent's, how much it blocks."""
+    x, y = point
+    size = board.size
+    total = 0
+    for dx, dy in DIRECTIONS:
+        best = 0
+        for start in range(-4, 1):
+            cells = [(x + (start + k) * dx, y + (start + k) * dy) for k in range(5)]
+            if not all(0 <= cx < size and 0 <= cy < size for cx, cy in cells):
+                continue
+            stones = [int(board.grid[cy, cx]) for cx, cy in cells]
+            if 3 - colour not in stones:
+                best = max(best, stones.count(colour))
+        total += best
+    return total
+
+
+def style(rows: list[tuple[Board, tuple[int, int], tuple[int, int]]]) -> str:
+    """Where our move is not the judge's: how much each builds and blocks (line_reach), on
+    average, and how often ours builds more or blocks less than the judge's."""
+    differing = [(board, ours, best) for board, ours, best in rows if ours != best]
+    if not differing:
+        return "our move is the judge's in every position"
+    sums = [0, 0, 0, 0]
+    builds_more = blocks_less = 0
+    for board, ours, best in differing:
+        mover = int(board.to_move)
+        reach = [line_reach(board, ours, mover), line_reach(board, ours, 3 - mover),
+                 line_reach(board, best, mover), line_reach(board, best, 3 - mover)]
+        sums = [a + b for a, b in zip(sums, reach, strict=True)]
+        builds_more += reach[0] > reach[2]
+        blocks_less += reach[1] < reach[3]
+    n = len(differing)
+    return (f"where ours is not the judge's move ({n}): ours builds {sums[0] / n:.2f} and blocks "
+            f"{sums[1] / n:.2f}, the judge's {sums[2] / n:.2f} and {sums[3] / n:.2f} (stones in "
+            f"the lines through the move); ours builds more in {builds_more}, blocks less in "
+            f"{blocks_less}")
 
 
 def judged_positions(judge: Judge, cache: Path | None, ask_all: Callable[[], list[dict]]) -> list[dict]:
@@ -153,12 +204,24 @@ def compare(results: list[dict], earlier_file: Path) -> str:
     if len(pairs) < 2:
         return f"compare: only {len(pairs)} positions in common with {earlier_file}"
     diff = [item["loss"] - before for item, (before, _ours) in pairs]
+    same = sum(item["ours"] == ours for item, (_before, ours) in pairs)
+    mean, error = _mean_and_error(diff)
+    text = (f"compare with {earlier_file.name} on {len(diff)} positions: mean loss {mean:+.1f} "
+            f"(standard error {error:.1f}; negative: this run loses less), the same move in {same}")
+    open_diff = [min(item["loss"], OPEN_LOSS_CAP) - min(before, OPEN_LOSS_CAP)
+                 for item, (before, _ours) in pairs if abs(item["eval"]) <= OPEN_EVAL]
+    if len(open_diff) >= 2:
+        mean, error = _mean_and_error(open_diff)
+        text += (f"\n  where neither side led by more than {OPEN_EVAL} ({len(open_diff)} "
+                 f"positions), each loss capped at {OPEN_LOSS_CAP}: {mean:+.1f} (standard error "
+                 f"{error:.1f})")
+    return text
+
+
+def _mean_and_error(diff: list[int]) -> tuple[float, float]:
     mean = sum(diff) / len(diff)
     spread = (sum((d - mean) ** 2 for d in diff) / (len(diff) - 1)) ** 0.5
-    same = sum(item["ours"] == ours for item, (_before, ours) in pairs)
-    return (f"compare with {earlier_file.name} on {len(diff)} positions: mean loss {mean:+.1f} "
-            f"(standard error {spread / len(diff) ** 0.5:.1f}; negative: this run loses less), "
-            f"the same move in {same}")
+    return mean, spread / len(diff) ** 0.5
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -200,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         return opening_positions(judge, arena.read_openings(path, args.size, rule)[: args.count])
 
     asked = judged_positions(judge, args.cache, ask_all)
-    losses, big, same, results = [], 0, 0, []
+    losses, big, same, results, chosen = [], 0, 0, [], []
     for item in asked:
         moves = [tuple(p) for p in item["moves"]]
         board = Board.from_moves(moves, args.size, rule)
@@ -210,7 +273,9 @@ def main(argv: list[str] | None = None) -> int:
         after, _ = judge.ask(moves + [ours])
         loss = capped(item["eval"]) - capped(-after)
         losses.append(loss)
-        results.append({"moves": item["moves"], "ours": list(ours), "loss": loss})
+        results.append({"moves": item["moves"], "eval": item["eval"], "ours": list(ours),
+                        "loss": loss})
+        chosen.append((board, ours, tuple(item["best"])))
         big += loss > BIG_LOSS
         same += ours == tuple(item["best"])
         print(f"{' '.join(format_point(p, args.size) for p in moves):<24} ours "
@@ -220,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(losses)} positions: mean loss {sum(losses) / n:.0f} (mates count "
           f"{MATE_CAP}), losing > {BIG_LOSS}: {big} ({100 * big / n:.0f}%), the judge's move: "
           f"{same} ({100 * same / n:.0f}%)")
+    print(style(chosen))
     if args.results is not None:
         args.results.write_text(json.dumps(results))
     if args.compare is not None:
