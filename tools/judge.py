@@ -48,6 +48,7 @@ if str(TOOLS) not in sys.path:
 import arena  # noqa: E402  (tools/ is not a package)
 
 from gomoku.core import Board, Rule  # noqa: E402
+from gomoku.core.board import DIRECTIONS  # noqa: E402
 from gomoku.core.notation import format_point  # noqa: E402
 from gomoku.core.records import RECORD_SUFFIX, RecordError, load_record  # noqa: E402
 from gomoku.engine import driver  # noqa: E402
@@ -59,7 +60,6 @@ BIG_LOSS = 200
 # each loss capped, so a few already-lost positions do not decide the mean.
 OPEN_EVAL = 400
 OPEN_LOSS_CAP = 600
-DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 END_MOVES = 6  # a game's last moves, left out of --games: the game is decided by then
 
 
