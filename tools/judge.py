@@ -99,13 +99,12 @@ def line_reach(board: Board, point: tuple[int, int], colour: int) -> int:
     holding none of the other colour, summed: for the mover's colour, how much a move builds;
     for the opponent's, how much it blocks."""
     x, y = point
-    size = board.size
     total = 0
     for dx, dy in DIRECTIONS:
         best = 0
         for start in range(-4, 1):
             cells = [(x + (start + k) * dx, y + (start + k) * dy) for k in range(5)]
-            if not all(0 <= cx < size and 0 <= cy < size for cx, cy in cells):
+            if not all(board.on_board(cx, cy) for cx, cy in cells):
                 continue
             stones = [int(board.grid[cy, cx]) for cx, cy in cells]
             if 3 - colour not in stones:
