@@ -36,8 +36,9 @@ The checked-in games: freestyle-15.txt.gz, every finished freestyle 15x15 game o
 classical against itself at 0.1-0.2 s a move from random 3-stone openings (tools/arena.py
 ENGINE ENGINE --openings random), whose results follow from strong play on both sides;
 rapfi-selfplay2-15.txt.gz, 800 more such games at 0.1 s a move (--seed 2501 and 2502; not in
-the shipped fit: README, "Adaptive ordering and more self-play"); rapfi-selfplay3-15.txt.gz,
-800 more (--seed 2801 and 2802; in no shipped fit: README, "The fourth self-play file");
+the shipped fit: docs/strength.md, "Adaptive ordering and more self-play");
+rapfi-selfplay3-15.txt.gz, 800 more (--seed 2801 and 2802; in no shipped fit: docs/strength.md,
+"The fourth self-play file");
 rapfi-early-15.txt.gz, the first 14 moves after the opening of 3,647 arena games of hard (and
 its experiments) against Rapfi (`collect --plies 14`; one 80-game run, s19-main-1s, left out to
 judge the fit on), where hard's mistakes are. The *.labels.gz files: Rapfi classical's
@@ -45,7 +46,7 @@ evaluation of each of their quiet positions at 10,000 nodes (`label`, its defaul
 positions a second on two cores; rapfi-early-15's at 100,000 (22,448 positions asked, 21 min).
 Its results say who played Rapfi more than what the position is worth: fit it with --mix 1
 (`--mix 0.5 0.5 1` after the two above). The shipped weights leave it out: fits with it have
-not yet played better (README, "The evaluation on early positions").
+not yet played better (docs/strength.md, "The evaluation on early positions").
 
 A games file holds one game a line: the result for black (1, 0.5, 0), the number of opening
 stones (not trained on), then the moves in notation. A labels file holds one quiet position a
