@@ -105,7 +105,7 @@ class Relay:
     def play(self) -> None:
         """Ask the brain whose move it is, on the whole position; answer its move."""
         index = 0 if self.played < self.moves else 1
-        brain = self.brains[index]
+        brain, name = self.brains[index], ("first", "second")[index]
         if brain is None:
             raise ProtocolError("START must come first")
         brain.messages.clear()
@@ -113,13 +113,12 @@ class Relay:
         try:
             x, y = brain.move(time.monotonic() + self.time_s + MOVE_SLACK_S)
         except arena.BrainFailure as failure:
-            raise ProtocolError(f"the {('first', 'second')[index]} brain failed: {failure}") from None
+            raise ProtocolError(f"the {name} brain failed: {failure}") from None
         for message in brain.messages:
             self.say(message)
         self.stones.append((x, y, 1))
         self.played += 1
-        self.say(f"MESSAGE relay: move {self.played} after the opening by the "
-                 f"{('first', 'second')[index]} brain")
+        self.say(f"MESSAGE relay: move {self.played} after the opening by the {name} brain")
         self.say(f"{x},{y}")
 
     def close(self) -> None:
