@@ -59,7 +59,8 @@ def test_a_bad_command_gets_an_error_and_the_game_goes_on():
         ask(brain, *OPENING)
         for bad, error in [("TURN 99,1", "off the board"), ("TURN 8,8", "is taken"),
                            ("TURN 3", "not a point"), ("x" * 5000, "line too long"),
-                           ("START 4000", "not supported")]:
+                           ("START 4000", "not supported"),
+                           ("\x1b[2JWHAT", "UNKNOWN '\\x1b[2JWHAT'")]:  # echoed printable
             brain.send(bad)
             assert error in brain.reply(time.monotonic() + 10)
         move, messages = ask(brain, "TURN 9,9")  # the position is as it was

@@ -190,7 +190,7 @@ def serve(relay: Relay, lines: TextIO) -> None:
             elif word == "END":
                 return
             else:
-                relay.say(f"UNKNOWN {line[:40]}")
+                relay.say(f"UNKNOWN {line[:40]!r}")  # printable: it echoes outside text
         except ProtocolError as error:
             relay.say(f"ERROR {error}")
         except arena.BrainFailure as failure:
