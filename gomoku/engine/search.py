@@ -557,9 +557,10 @@ def move_refuted(bd: tuple, sr: tuple, move: int, max_depth: int, nodes: int) ->
 
 def stop_opponent_vct(bd: tuple, sr: tuple, root_moves: np.ndarray, m: int, depth: int,
                       nodes_per_check: int) -> int:
-    """If the opponent has a VCT (as if it moved now), keep only those of the first 24 root
-    moves after which it has none; returns the new count (the list is unchanged if there is
-    no threat or no move stops it).
+    """If the opponent has a VCT (as if it moved now), drop those of the first 24 root moves
+    after which it still has one; returns the new count (the list is unchanged if there is no
+    threat or no move stops it). The later moves stay, unchecked: a quiet move there may win
+    outright, and the search and its check of each best move judge them.
 
     Each check deepens the VCT within `nodes_per_check` nodes; a check that runs out keeps its
     move. The clock's stop flag (sr[8]) ends the checks and leaves the list unchanged.
@@ -585,6 +586,9 @@ def stop_opponent_vct(bd: tuple, sr: tuple, root_moves: np.ndarray, m: int, dept
             return m
     if k == 0:
         return m
+    for i in range(24, m):
+        kept[k] = root_moves[i]
+        k += 1
     for i in range(k):
         root_moves[i] = kept[i]
     return k
