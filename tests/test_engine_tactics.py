@@ -809,6 +809,32 @@ def test_the_last_check_keeps_a_move_it_cannot_refute() -> None:
                                root[:count]) == g4
 
 
+# --- the root's VCT filter: a quiet winning move is not dropped unseen ------------------------
+
+# Lost to Rapfi at 1 s (arena, opening 32, hard as white): black threatens a VCT, and white
+# wins first with the quiet h13 (Rapfi, asked at 3 s: white mates in 15 plies with it; after
+# it, black is mated in 14). The root's filter checked only the 24 best-ordered moves (h13 is
+# the 38th) and dropped the rest, so hard saw every kept move lose and played on as lost.
+QUIET_WIN_MOVES = "f10 i8 i6 i10 h8 j9 h7 h11 k8 i11 i7 e11 g11 i12 i9"
+
+
+def test_the_vct_filter_keeps_the_moves_it_did_not_check() -> None:
+    bd, sr, root, count = _search_state(QUIET_WIN_MOVES)
+    h13 = _cell("h13")
+    assert list(root[:count]).index(h13) >= 24  # beyond the moves the filter checks
+    hard = driver.LEVELS[Level.HARD]
+    kept = search.stop_opponent_vct(bd, sr, root, count, hard.vct_depth, 4_500)
+    assert 0 < kept < count  # black's VCT is real: some checked moves were dropped
+    assert h13 in root[:kept]
+
+
+def test_hard_finds_a_quiet_win_while_the_opponent_threatens_a_vct() -> None:
+    board = Board.from_moves(parse_moves(QUIET_WIN_MOVES, 15), 15)
+    result = driver.think(Position.from_board(board), Level.HARD, SearchLimit(30.0, max_depth=8))
+    assert result.move == parse_point("h13", 15), result
+    assert result.score > threats.WIN_MIN  # it knows it wins
+
+
 # --- late move reductions at the root ---------------------------------------------------------
 
 # Quiet middle games from arena games against Rapfi (no four or forced win for either side).

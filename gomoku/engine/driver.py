@@ -59,7 +59,7 @@ class LevelConfig:
     opp_bonus: int = 100  # percent
     futility: int = 0  # evaluation margin per ply above beta that fails high at once (0: off)
     singular_depth: int = 0  # singular extensions of the hash move from this depth on (0: off)
-    stop_vct: bool = True  # at the root, keep only moves that stop an opponent VCT
+    stop_vct: bool = True  # at the root, drop the checked moves that leave an opponent VCT
     verify_nodes_per_s: int = 0  # VCT nodes to check each new best move, per second of budget
     # The last check: the share of the budget kept from the iterations for a deep VCT check of
     # the move to be played (and, if it loses, of the next root moves), and its nodes a second.
