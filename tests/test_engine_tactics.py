@@ -821,9 +821,10 @@ QUIET_WIN_MOVES = "f10 i8 i6 i10 h8 j9 h7 h11 k8 i11 i7 e11 g11 i12 i9"
 def test_the_vct_filter_keeps_the_moves_it_did_not_check() -> None:
     bd, sr, root, count = _search_state(QUIET_WIN_MOVES)
     h13 = _cell("h13")
-    assert list(root[:count]).index(h13) >= 24  # beyond the moves the filter checks
+    assert list(root[:count]).index(h13) >= search.STOP_VCT_CHECKS  # the filter never checks it
     hard = driver.LEVELS[Level.HARD]
-    kept = search.stop_opponent_vct(bd, sr, root, count, hard.vct_depth, 4_500)
+    nodes = hard.vct_nodes_per_s // 8  # each check's nodes for a 1 s budget, as in the driver
+    kept = search.stop_opponent_vct(bd, sr, root, count, hard.vct_depth, nodes)
     assert 0 < kept < count  # black's VCT is real: some checked moves were dropped
     assert h13 in root[:kept]
 

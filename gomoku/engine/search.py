@@ -555,12 +555,15 @@ def move_refuted(bd: tuple, sr: tuple, move: int, max_depth: int, nodes: int) ->
     return bool(result > 0)
 
 
+STOP_VCT_CHECKS = 24  # root moves the VCT filter checks (the defences are best-ordered)
+
+
 def stop_opponent_vct(bd: tuple, sr: tuple, root_moves: np.ndarray, m: int, depth: int,
                       nodes_per_check: int) -> int:
-    """If the opponent has a VCT (as if it moved now), drop those of the first 24 root moves
-    after which it still has one; returns the new count (the list is unchanged if there is no
-    threat or no move stops it). The later moves stay, unchecked: a quiet move there may win
-    outright, and the search and its check of each best move judge them.
+    """If the opponent has a VCT (as if it moved now), drop those of the first STOP_VCT_CHECKS
+    root moves after which it still has one; returns the new count (the list is unchanged if
+    there is no threat or no move stops it). The later moves stay, unchecked: a quiet move
+    there may win outright, and the search and its check of each best move judge them.
 
     Each check deepens the VCT within `nodes_per_check` nodes; a check that runs out keeps its
     move. The clock's stop flag (sr[8]) ends the checks and leaves the list unchanged.
@@ -578,7 +581,7 @@ def stop_opponent_vct(bd: tuple, sr: tuple, root_moves: np.ndarray, m: int, dept
         return m
     kept = np.empty(m, dtype=np.int64)
     k = 0
-    for i in range(min(m, 24)):  # the defences are among the best-ordered moves
+    for i in range(min(m, STOP_VCT_CHECKS)):
         if not move_refuted(bd, sr, root_moves[i], depth, nodes_per_check):
             kept[k] = root_moves[i]
             k += 1
@@ -586,7 +589,7 @@ def stop_opponent_vct(bd: tuple, sr: tuple, root_moves: np.ndarray, m: int, dept
             return m
     if k == 0:
         return m
-    for i in range(24, m):
+    for i in range(STOP_VCT_CHECKS, m):
         kept[k] = root_moves[i]
         k += 1
     for i in range(k):
