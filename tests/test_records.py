@@ -366,6 +366,22 @@ def test_gomocup_trailer_names_the_rule() -> None:
     assert import_psq(text, rule=Rule.STANDARD).rule is Rule.STANDARD
 
 
+@pytest.mark.parametrize("name", ["STANDARD", "Renju fan", "rule renju", "0,Renju_1"])
+def test_a_players_name_never_sets_the_rule(tmp_path: Path, name: str) -> None:
+    # A freestyle game saved with such a name came back as standard or renju (found by
+    # hypothesis), and a move legal in freestyle could then make the file unreadable.
+    record = GameRecord(rule=Rule.FREESTYLE, size=15, black=name, white="Bob",
+                        moves=[(7, 7), (8, 8)], times=[1.0, 2.0])
+    path = tmp_path / "game.psq"
+    save_record(record, path)
+    loaded = load_record(path)
+    assert loaded.rule is Rule.FREESTYLE and loaded.moves == record.moves
+    renju = GameRecord(rule=Rule.RENJU, size=15, black=name, white="Bob", moves=[(7, 7)],
+                       times=[1.0])
+    save_record(renju, path)
+    assert load_record(path).rule is Rule.RENJU  # our own trailer line still names it
+
+
 def test_headerless_big_coordinates_mean_a_20x20_board() -> None:
     assert import_psq("18,18\n19,19\n").size == 20
 

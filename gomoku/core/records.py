@@ -462,13 +462,16 @@ _PSQ_HEADER = re.compile(
     r"piskvorky\s*(\d+)\s*x\s*(\d+)\s*(?:,\s*(-?\d+)\s*[:\-]\s*(-?\d+)\s*(?:,\s*(-?\d+))?)?.*", re.I
 )
 _PSQ_MOVE = re.compile(r"(-?\d+)\s*,\s*(-?\d+)\s*(?:,\s*(-?\d+)\s*)?")
+_PSQ_NUMBERED = re.compile(r"-?\d+(\s*,.*)?")  # a trailer line that is no player's name
+_PSQ_RULE_LINE = re.compile(r"rule\s+(\w+)|-?\d+\s*,\s*(\S+)", re.I)
 _PSQ_PARTIAL = re.compile(r"-?\d+\s*,\s*(?:-?\d+\s*,\s*)?")  # a move line cut short: "8," or "8,9,"
 
 
 def import_psq(text: str, rule: Rule | None = None) -> GameRecord:
     """Read Piskvork `.psq` text (and the common variants: spaces, no times, no header,
-    `-1` end marker, Gomocup trailer). The rule comes from `rule`, else from a Gomocup trailer
-    line naming it, else freestyle. RecordError naming the line on anything wrong."""
+    `-1` end marker, Gomocup trailer). The rule comes from `rule`, else from a trailer line
+    naming it (ours, `rule renju`, or Gomocup's, `0,Renju_1`; never a player's name), else
+    freestyle. RecordError naming the line on anything wrong."""
     _check_characters(text)
     lines = [line.strip() for line in text.lstrip("\ufeff").splitlines()]
     while lines and not lines[-1]:
@@ -525,7 +528,11 @@ def import_psq(text: str, rule: Rule | None = None) -> GameRecord:
     if size is None:
         largest = max((max(x, y) for x, y, _, _ in raw_moves), default=MIN_SIZE)
         size = MIN_SIZE if largest <= MIN_SIZE else MAX_SIZE
-    chosen_rule = rule if rule is not None else _rule_from_trailer(trailer)
+    # The first two lines that are not numbers are the players' names: never read as the rule.
+    name_lines = [i for i, line in enumerate(trailer) if not _PSQ_NUMBERED.fullmatch(line)][:2]
+    chosen_rule = rule if rule is not None else _rule_from_trailer(
+        [line for i, line in enumerate(trailer) if i not in name_lines]
+    )
     board = _new_board(size, chosen_rule, first + 1)
     record = GameRecord(rule=chosen_rule, size=size, black="Black", white="White")
     for x, y, millis, number in raw_moves:
@@ -539,7 +546,7 @@ def import_psq(text: str, rule: Rule | None = None) -> GameRecord:
         _push(board, point, len(record.moves), number)
         record.moves.append(point)
         record.times.append(millis / 1000)
-    names = [line for line in trailer if not re.fullmatch(r"-?\d+(\s*,.*)?", line)][:2]
+    names = [trailer[i] for i in name_lines]
     if len(names) == 2:
         first_name, second_name = (clean_text(name, MAX_RECORD_NAME) for name in names)
         black_name, white_name = (
@@ -553,12 +560,15 @@ def import_psq(text: str, rule: Rule | None = None) -> GameRecord:
     return record
 
 
-def _rule_from_trailer(trailer: list[str]) -> Rule:
-    text = " ".join(trailer).lower()
-    if "renju" in text:
-        return Rule.RENJU
-    if "standard" in text:
-        return Rule.STANDARD
+def _rule_from_trailer(lines: list[str]) -> Rule:
+    """The rule a trailer line names: ours (`rule renju`) or Gomocup's (`0,Renju_1`)."""
+    for line in lines:
+        match = _PSQ_RULE_LINE.fullmatch(line)
+        word = (match.group(1) or match.group(2)).lower() if match else ""
+        if "renju" in word:
+            return Rule.RENJU
+        if "standard" in word:
+            return Rule.STANDARD
     return Rule.FREESTYLE
 
 
