@@ -52,6 +52,18 @@ def test_a_table_of_predictors_on_the_first_games(capsys):
     assert rows["hard at depth 1"][3] == "nodes,"  # its mean nodes a position
 
 
+def test_a_timed_search_is_a_row_of_its_own(capsys):
+    code = predict.main([str(GAMES), "--games", "2", "--time", "0.05", "--every", "7"])
+    assert code == 0
+    rows = {line[:28].strip(): line[28:].split() for line in capsys.readouterr().out.splitlines()[1:]}
+    assert list(rows)[-1] == "hard at 0.05 s"
+    positions = int(rows["a coin"][0])
+    assert int(rows["hard at 0.05 s"][0]) == len(range(0, positions, 7))
+    assert 0 < float(rows["hard at 0.05 s"][1]) <= 0.7
+    note = " ".join(rows["hard at 0.05 s"][2:])
+    assert "ms a position, depth" in note and float(note.split()[-1]) >= 1  # it searched
+
+
 def test_labels_of_other_games_are_refused_in_plain_words():
     other = TRAINING / "freestyle-15.labels.gz"
     with pytest.raises(SystemExit, match="does not label these games' positions"):
@@ -69,7 +81,8 @@ def test_a_damaged_or_missing_games_file_is_named_not_a_traceback(tmp_path, caps
 
 
 def test_bad_arguments_are_refused(capsys):
-    for argv in (["--games", "0"], ["--depth", "0"], ["--every", "0"], ["--labels", "nameless"]):
+    for argv in (["--games", "0"], ["--depth", "0"], ["--every", "0"], ["--labels", "nameless"],
+                 ["--time", "0"], ["--time", "nan"], ["--time", "1e9"]):
         with pytest.raises(SystemExit) as stop:
             predict.main([str(GAMES), *argv])
         assert stop.value.code == 2

@@ -8,12 +8,15 @@ loss of those chances against the results says how much the predictor knows (0.6
 
 Predictors: hard's static evaluation (the trained table) and the hand-set cell scores; hard's
 search at fixed depths (`--depth`, the brain's whole move: threat checks and all, with its mean
-nodes a position); and a judge's values of the same positions (`--labels NAME=FILE`, from
+nodes a position) or in a fixed time (`--time`, as in a match: the depth it reaches depends on
+the machine and its load); and a judge's values of the same positions (`--labels NAME=FILE`, from
 `train_eval.py label`, e.g. Rapfi at 100, 1,000 and 10,000 nodes). Together they show where
 our engine's knowledge stands against the judge's at a given effort, without playing a game.
 
     .venv/bin/python tools/predict.py tools/training/rapfi-selfplay-15.txt.gz --games 300 \\
         --depth 2 4 --every 4 --labels "rapfi 10k=tools/training/rapfi-selfplay-15.labels.gz"
+    .venv/bin/python tools/predict.py tools/training/rapfi-selfplay3-15.txt.gz --games 300 \\
+        --time 1 --every 16  # hard's 1 s move, on games no shipped fit has seen
 
 A labels file must label the first --games games of the games file (its lines in order): a
 whole file made by `label` for the whole games file does.
@@ -41,6 +44,7 @@ from gomoku.engine.api import Level, Position, SearchLimit  # noqa: E402
 
 DECIDED = 3000  # a value beyond this (a forced win or loss, a judge's mate) counts as this
 DEPTH_TIME_S = 60.0  # a fixed-depth search's time limit: never the limit in practice
+MAX_TIME_S = 60.0  # --time at most this: a move's search, and 727 of them take 12 h at that
 
 
 def log_loss(values: np.ndarray, result: np.ndarray) -> float:
@@ -81,9 +85,12 @@ def static_values(games_file: Path) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
-def search_values(games_file: Path, depth: int, every: int) -> tuple[np.ndarray, float, float]:
-    """hard's score at `depth` of every `every`-th quiet position, its mean nodes and seconds."""
-    values, nodes = [], []
+def search_values(games_file: Path, depth: int | None, every: int, time_s: float | None = None,
+                  ) -> tuple[np.ndarray, float, float, float]:
+    """hard's score of every `every`-th quiet position at `depth` (or in `time_s`, any depth),
+    its mean nodes, seconds and depth reached."""
+    limit = SearchLimit(DEPTH_TIME_S, max_depth=depth) if time_s is None else SearchLimit(time_s)
+    values, nodes, depths = [], [], []
     started = time.monotonic()
     for i, (_number, moves, side, *_) in enumerate(train_eval.quiet_positions(games_file)):
         if i % every:
@@ -91,11 +98,12 @@ def search_values(games_file: Path, depth: int, every: int) -> tuple[np.ndarray,
         driver.new_game()  # each position on its own: no table from the one before
         position = Position(grid=grid_of(moves), moves=tuple(moves), to_move=Color(side),
                             rule=Rule.FREESTYLE)
-        found = driver.think(position, Level.HARD, SearchLimit(DEPTH_TIME_S, max_depth=depth))
+        found = driver.think(position, Level.HARD, limit)
         values.append(found.score)  # (a mate score: log_loss counts it as DECIDED)
         nodes.append(found.nodes)
+        depths.append(found.depth)
     seconds = (time.monotonic() - started) / max(len(values), 1)
-    return np.array(values, dtype=np.float64), float(np.mean(nodes)), seconds
+    return np.array(values, dtype=np.float64), float(np.mean(nodes)), seconds, float(np.mean(depths))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games", type=Path, help="a games file (tools/train_eval.py collect)")
     parser.add_argument("--games", dest="count", type=int, help="the first N games only")
     parser.add_argument("--depth", type=int, nargs="*", default=[], help="hard's search at these depths")
+    parser.add_argument("--time", type=float, nargs="*", default=[], metavar="SECONDS",
+                        help="hard's search in these times (its budget: a brain keeps some of a turn for overhead)")
     parser.add_argument("--every", type=int, default=1,
                         help="the searches take every N-th position (the others: all of them)")
     parser.add_argument("--labels", nargs="*", default=[], metavar="NAME=FILE",
@@ -112,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games must be at least 1")
     if args.every < 1 or any(not 1 <= depth <= 20 for depth in args.depth):
         parser.error("--every must be at least 1 and --depth 1 to 20")
+    if any(not 0.01 <= seconds <= MAX_TIME_S for seconds in args.time):  # (also refuses nan)
+        parser.error(f"--time must be 0.01 to {MAX_TIME_S:g} seconds")
     labels = []
     for item in args.labels:
         name, _, path = item.partition("=")
@@ -120,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         labels.append((name, Path(path)))
 
     try:
-        rows = predictors(args.games, args.count, args.depth, args.every, labels)
+        rows = predictors(args.games, args.count, args.depth, args.every, labels, args.time)
     except (OSError, EOFError, ValueError) as error:  # a missing or damaged file: say which
         print(f"predict: {error}", file=sys.stderr)
         return 1
@@ -131,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def predictors(games_file: Path, count: int | None, depths: list[int], every: int,
-               labels: list[tuple[str, Path]]) -> list[tuple[str, int, float, str]]:
+               labels: list[tuple[str, Path]], times: list[float] | None = None,
+               ) -> list[tuple[str, int, float, str]]:
     """The table's rows: (predictor, positions, log loss, note)."""
     with tempfile.TemporaryDirectory() as folder:
         games = games_file
@@ -149,11 +162,15 @@ def predictors(games_file: Path, count: int | None, depths: list[int], every: in
             whole.append((name, values))  # (a mate, +-inf: log_loss counts it as DECIDED)
         rows = [(name, len(values), log_loss(values, result),
                  f"{log_loss(values[picked], result[picked]):.4f} on the searched positions"
-                 if depths and every > 1 else "") for name, values in whole]
+                 if (depths or times) and every > 1 else "") for name, values in whole]
         for depth in depths:
-            values, nodes, seconds = search_values(games, depth, every)
+            values, nodes, seconds, _ = search_values(games, depth, every)
             rows.append((f"hard at depth {depth}", len(values), log_loss(values, result[picked]),
                          f"{nodes:,.0f} nodes, {seconds * 1000:.0f} ms a position"))
+        for time_s in times or []:
+            values, nodes, seconds, reached = search_values(games, None, every, time_s)
+            rows.append((f"hard at {time_s:g} s", len(values), log_loss(values, result[picked]),
+                         f"{nodes:,.0f} nodes, {seconds * 1000:.0f} ms a position, depth {reached:.1f}"))
     return rows
 
 
