@@ -53,15 +53,16 @@ def test_a_table_of_predictors_on_the_first_games(capsys):
 
 
 def test_a_timed_search_is_a_row_of_its_own(capsys):
-    code = predict.main([str(GAMES), "--games", "2", "--time", "0.05", "--every", "7"])
+    code = predict.main([str(GAMES), "--games", "3", "--time", "0.05", "--every", "5"])
     assert code == 0
     rows = {line[:28].strip(): line[28:].split() for line in capsys.readouterr().out.splitlines()[1:]}
     assert list(rows)[-1] == "hard at 0.05 s"
     positions = int(rows["a coin"][0])
-    assert int(rows["hard at 0.05 s"][0]) == len(range(0, positions, 7))
-    assert 0 < float(rows["hard at 0.05 s"][1]) <= 0.7
+    assert int(rows["hard at 0.05 s"][0]) == len(range(0, positions, 5))
+    assert 0 <= float(rows["hard at 0.05 s"][1]) < float(rows["a coin"][1])  # (a few: can be 0)
     note = " ".join(rows["hard at 0.05 s"][2:])
-    assert "ms a position, depth" in note and float(note.split()[-1]) >= 1  # it searched
+    # Searched, not answered by the stand-in a cold engine plays while it compiles.
+    assert "ms a position, depth" in note and float(note.split()[-1]) >= 1
 
 
 def test_labels_of_other_games_are_refused_in_plain_words():

@@ -90,6 +90,7 @@ def search_values(games_file: Path, depth: int | None, every: int, time_s: float
     """hard's score of every `every`-th quiet position at `depth` (or in `time_s`, any depth),
     its mean nodes, seconds and depth reached."""
     limit = SearchLimit(DEPTH_TIME_S, max_depth=depth) if time_s is None else SearchLimit(time_s)
+    driver.warm_up()  # compiled first: a cold engine answers a timed search with its stand-in
     values, nodes, depths = [], [], []
     started = time.monotonic()
     for i, (_number, moves, side, *_) in enumerate(train_eval.quiet_positions(games_file)):
