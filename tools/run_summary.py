@@ -10,6 +10,8 @@ records. This reads the game-NNN records in the folder (gomoku.core.records, eac
 it loads), takes the first --games of them by game number, and prints the same table:
 wins-losses-draws, by colour, each side's mean and longest time a move, the score with its 95%
 interval. The first game's black is the arena's first engine (it plays black in odd games).
+The records keep each move's time to the millisecond, so a mean time may differ from the
+arena's own in its last digit.
 """
 
 from __future__ import annotations
