@@ -82,6 +82,11 @@ def test_damaged_empty_or_mixed_folders_are_refused_with_a_message(tmp_path):
     assert done.returncode == 2 and "not the run's" in done.stderr, done.stderr
     records[1].write_bytes(good)
     assert run("run_summary.py", str(out)).returncode == 0
+    # An arena entry that is not a table: the game still counts, from the record's own fields.
+    records[1].write_text(format_record(replace(load_record(records[1]), extra={"arena": [1]})),
+                          encoding="utf-8")
+    done = run("run_summary.py", str(out))
+    assert done.returncode == 0 and table(done.stdout)[0].startswith("2 games"), done.stderr
 
     empty = tmp_path / "empty"
     empty.mkdir()

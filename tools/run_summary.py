@@ -52,12 +52,18 @@ def game_records(folder: Path, limit: int | None) -> list[tuple[int, GameRecord]
     return records
 
 
+def arena_info(record: GameRecord) -> dict:
+    """The arena's own fields of a saved game (opening stones, reason, times), or {}."""
+    info = record.extra.get("arena") if isinstance(record.extra, dict) else None
+    return info if isinstance(info, dict) else {}
+
+
 def result_of(number: int, record: GameRecord, names: list[str]) -> arena.GameResult:
     """The arena's GameResult of a saved game (its engine indices by the players' names)."""
     if {record.black, record.white} != set(names):
         raise ValueError(f"game {number} is between {record.black} and {record.white}, "
                          f"not the run's {names[0]} and {names[1]}")
-    info = record.extra.get("arena", {}) if isinstance(record.extra, dict) else {}
+    info = arena_info(record)
     stones = info.get("opening_stones", 0)
     stones = stones if isinstance(stones, int) and 0 <= stones <= len(record.moves) else 0
     reason = info.get("reason", record.reason)
@@ -84,7 +90,7 @@ def summary(folder: Path, limit: int | None) -> str:
     if records[0][0] % 2 == 0:  # the first engine plays black in odd games
         names.reverse()
     results = [result_of(number, record, names) for number, record in records]
-    info = first.extra.get("arena", {}) if isinstance(first.extra, dict) else {}
+    info = arena_info(first)
     times_s = [info.get("time_per_move_s"), info.get("time2_per_move_s")]
     times_s = [t if isinstance(t, (int, float)) and t > 0 else 0.0 for t in times_s]
     return arena.summary_text(arena.tally(results, names), len(results), times_s, first.rule)
