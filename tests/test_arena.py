@@ -360,3 +360,18 @@ def test_depth1_holds_our_first_engine_to_a_depth(tmp_path):
     depths = [int(d) for d in re.findall(r"MESSAGE \w+ depth (\d+) ", log)]
     assert depths and max(depths) == 2
     assert "must be at least 1" in run_arena("hard", "medium", "--depth1", "0").stderr
+
+
+def test_the_report_says_what_each_engine_said_at_start(tmp_path):
+    # An outside brain that names its config when launched (as Rapfi does), with a terminal
+    # escape in it: the report shows the words once, printable only; our brain says nothing.
+    engine = ready_brain(
+        tmp_path / "talker.py",
+        ("taken, answers = set(), 0\n",
+         "taken, answers = set(), 0\nprint('MESSAGE Load config from config.toml\\x1b[2J', flush=True)\n"))
+    done = run_arena("medium", engine, "--games", "2", "--time", "0.3", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stdout.splitlines() if " at START: " in line]
+    assert said == ["medium at START: (no message)",
+                    f"{Path(sys.executable).name} {tmp_path / 'talker.py'} at START: Load config from "
+                    "config.toml?[2J"]

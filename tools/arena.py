@@ -49,6 +49,8 @@ RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 4}
 START_TIMEOUT_S = 180.0  # START may compile an engine from a cold cache
 PROBE_SLACK_S = 5.0  # a probe move may take this much longer than a game's move
 SETTLE_S = 0.03  # no command reaches a brain sooner than this after its move (see settle)
+START_MESSAGES = 3  # the report shows this many of an engine's first messages (said_at_start)
+START_MESSAGE_CHARS = 160
 OPENING_RADIUS = 2  # opening stones fall in the 5x5 square around the centre
 BALANCE_DEPTH = 6  # the fixed search depth that judges whether an opening is balanced
 OPENINGS_DIR = Path(__file__).resolve().parent / "openings"
@@ -71,6 +73,17 @@ def evaluation_in(messages: list[str], pattern: re.Pattern[str]) -> int | None:
                 return -MATE_VALUE if text.startswith("-") else MATE_VALUE
             return int(text)
     return None
+
+
+def said_at_start(name: str, messages: Sequence[str]) -> str:
+    """A report line: what an engine said before its first START reply, so a set-up gone wrong
+    shows at the top of a run (Rapfi names the config it loaded; without one it plays on its
+    built-in evaluation and says nothing). Outside text: printable only, capped."""
+    said = []
+    for message in messages[:START_MESSAGES]:
+        text = message[len("MESSAGE"):].strip() if message.upper().startswith("MESSAGE") else message
+        said.append("".join(c if c.isprintable() else "?" for c in text)[:START_MESSAGE_CHARS])
+    return f"{name} at START: " + (" | ".join(said) if said else "(no message)")
 
 
 def opening_stones(record: GameRecord) -> int:
@@ -138,6 +151,7 @@ class BrainProcess:
         self._lines: queue.Queue[str | None] = queue.Queue()
         self.started = False  # has START been accepted (so RESTART will do for the next game)?
         self.messages: list[str] = []  # the MESSAGE lines read so far (a judge's evaluation)
+        self.start_messages: tuple[str, ...] = ()  # what it said up to its first START reply
         self._replied = 0.0  # monotonic time of its last move
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -206,6 +220,7 @@ class BrainProcess:
         self._start(size, rule, time_s)
         if not self.started:
             self.started = True
+            self.start_messages = tuple(self.messages)
             self._wait_ready(size, time_s)
             # START again: the probe's stone must not stay (by the protocol's letter BOARD adds to
             # the board), and every brain answers START, where some ignore RESTART.
@@ -622,6 +637,7 @@ def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameRes
         pending.put(index)
     results: list[GameResult] = []
     lock = threading.Lock()
+    announced: set[int] = set()  # the engines whose START words are in the report
 
     def job(slot: int) -> None:
         logs = [
@@ -638,6 +654,11 @@ def run_arena(config: ArenaConfig, report: IO[str] = sys.stdout) -> list[GameRes
                 result = _play_one(index, engines, commands, logs, openings[index // 2], config)
                 save_game(result, names, config.rule, config.size, config.times_s, config.out)
                 with lock:
+                    for number, engine in enumerate(engines):
+                        if engine is not None and engine.started and number not in announced:
+                            announced.add(number)
+                            print(said_at_start(names[number], engine.start_messages),
+                                  file=report, flush=True)
                     results.append(result)
                     print(_game_line(result, names), file=report, flush=True)
         finally:
