@@ -80,8 +80,8 @@ def said_at_start(name: str, messages: Sequence[str]) -> str:
     shows at the top of a run (Rapfi names the config it loaded; without one it plays on its
     built-in evaluation and says nothing). Outside text: printable only, capped."""
     said = []
-    for message in messages[:START_MESSAGES]:
-        text = message[len("MESSAGE"):].strip() if message.upper().startswith("MESSAGE") else message
+    for message in messages[:START_MESSAGES]:  # each line begins with MESSAGE (`reply`)
+        text = message[len("MESSAGE"):].strip()
         said.append("".join(c if c.isprintable() else "?" for c in text)[:START_MESSAGE_CHARS])
     return f"{name} at START: " + (" | ".join(said) if said else "(no message)")
 
