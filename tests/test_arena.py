@@ -364,7 +364,8 @@ def test_depth1_holds_our_first_engine_to_a_depth(tmp_path):
 
 def test_the_report_says_what_each_engine_said_at_start(tmp_path):
     # An outside brain that names its config when launched (as Rapfi does), with a terminal
-    # escape in it: the report shows the words once, printable only; our brain says nothing.
+    # escape in it: the report shows the words once, the escape's control character dropped
+    # (core.inputs.clean_text); our brain says nothing.
     engine = ready_brain(
         tmp_path / "talker.py",
         ("taken, answers = set(), 0\n",
@@ -374,4 +375,4 @@ def test_the_report_says_what_each_engine_said_at_start(tmp_path):
     said = [line for line in done.stdout.splitlines() if " at START: " in line]
     assert said == ["medium at START: (no message)",
                     f"{Path(sys.executable).name} {tmp_path / 'talker.py'} at START: Load config from "
-                    "config.toml?[2J"]
+                    "config.toml[2J"]

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import IO
 
 from gomoku.core import Board, Color, IllegalMoveError, Point, Rule
+from gomoku.core.inputs import clean_text
 from gomoku.core.notation import NotationError, format_moves, parse_moves
 from gomoku.core.records import PSQ_SUFFIX, RECORD_SUFFIX, GameRecord, save_record
 
@@ -78,11 +79,12 @@ def evaluation_in(messages: list[str], pattern: re.Pattern[str]) -> int | None:
 def said_at_start(name: str, messages: Sequence[str]) -> str:
     """A report line: what an engine said before its first START reply, so a set-up gone wrong
     shows at the top of a run (Rapfi names the config it loaded; without one it plays on its
-    built-in evaluation and says nothing). Outside text: printable only, capped."""
+    built-in evaluation and says nothing). Outside text: the project's one rule (clean_text)."""
     said = []
     for message in messages[:START_MESSAGES]:  # each line begins with MESSAGE (`reply`)
-        text = message[len("MESSAGE"):].strip()
-        said.append("".join(c if c.isprintable() else "?" for c in text)[:START_MESSAGE_CHARS])
+        text = clean_text(message[len("MESSAGE"):], START_MESSAGE_CHARS)
+        if text is not None:
+            said.append(text)
     return f"{name} at START: " + (" | ".join(said) if said else "(no message)")
 
 
