@@ -689,3 +689,27 @@ def test_an_untimed_clock_is_labelled_as_time_used(make_app) -> None:
     now = _spend(scene, 1.2)
     white = scene._card_content(Color.WHITE, now)
     assert white.detail == "time used" and white.clock in ("0:01", "0:02")  # not a clock running out
+
+
+def test_a_short_move_limit_warns_only_in_its_last_seconds(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle", moves=[[7, 7]], time_control={"move_s": 10})
+    scene = app.current
+    now = _spend(scene, 5.0)  # half of a 10 s move left: no red, no pulse, no tick yet
+    card = scene._card_content(Color.WHITE, now)
+    assert card.clock == "0:05" and not card.warn and card.clock_colour != app.theme.colors.warning
+    scene._tick_countdown(now)
+    assert scene._last_tick is None
+    now = _spend(scene, 3.0)  # 3 s more, 2 s left: the warning (the last 30% of the move)
+    card = scene._card_content(Color.WHITE, now)
+    assert card.warn and card.clock_colour == app.theme.colors.warning
+    scene._tick_countdown(now)
+    assert scene._last_tick == 2
+
+
+def test_a_long_move_limit_warns_in_its_last_ten_seconds(make_app) -> None:
+    app = make_app()
+    start(app, mode="local", rule="freestyle", moves=[[7, 7]], time_control={"move_s": 60})
+    scene = app.current
+    assert not scene._card_content(Color.WHITE, _spend(scene, 49.0)).warn  # 11 s left
+    assert scene._card_content(Color.WHITE, _spend(scene, 2.0)).warn  # 2 s more, 9 s left

@@ -24,7 +24,8 @@ from gomoku.ui.players import AIPlayer, Player
 from gomoku.ui.theme import Colour, Theme
 from gomoku.ui.widgets import Button, blit_text, wrap_text
 
-WARN_SECONDS = 10.0
+WARN_SECONDS = 10.0  # a clock's last seconds: red, a pulsing border and a tick each second
+WARN_SHARE = 0.3  # ... but of a short move limit only its last share: 10 s a move warns at 3 s
 LABELS = {"undo": "Undo", "restart": "Restart", "hint": "Hint", "resign": "Resign", "save": "Save", "menu": "Menu"}
 CONFIRM_TEXT = "Confirm?"  # a button's words while it waits for the confirming second click
 KEYS_HINT = "Arrows + Enter play · U undo · R restart · H hint · N numbers · Esc menu"
@@ -38,6 +39,12 @@ WIDE_SHAPE = 1.25  # a panel wider than this times its height (under the board) 
 
 StoneIcon = Callable[[Color, int], pygame.Surface]
 """A stone picture of a colour and radius (the board view's, so the cards match the board)."""
+
+
+def warn_seconds(move_s: float) -> float:
+    """How near a deadline the warning starts: WARN_SECONDS, or WARN_SHARE of a shorter move
+    limit, so that a 10 s move is not red and ticking from its first second."""
+    return min(WARN_SECONDS, move_s * WARN_SHARE) if move_s else WARN_SECONDS
 
 
 def format_seconds(seconds: float) -> str:
@@ -79,7 +86,7 @@ def card_content(theme: Theme, game: Game, color: Color, player: Player | None, 
     untimed, the time used (labelled, so 0:01 never reads as a clock about to run out). The
     small line gives the other clock, or the time used. A bar
     drains with the move countdown (or through the game clock's last seconds); in the last
-    WARN_SECONDS of `time_left` (the side to move's nearer deadline) clock and bar turn red
+    `warn_seconds` of `time_left` (the side to move's nearer deadline) clock and bar turn red
     and the border pulses."""
     colors = theme.colors
     active = not game.is_over and game.to_move is color
@@ -100,7 +107,7 @@ def card_content(theme: Theme, game: Game, color: Color, player: Player | None, 
     move_s = clock.control.move_s
     remaining = clock.remaining(color, now)  # math.inf without a game limit
     used = sum(game.move_times[color - 1 :: 2]) + (clock.used_in_move(now) if active else 0.0)
-    warn = active and time_left <= WARN_SECONDS
+    warn = active and time_left <= warn_seconds(move_s)
     detail, bar = "", -1.0
     if move_s and active:
         move_left = clock.move_remaining(now)

@@ -49,12 +49,12 @@ from gomoku.ui.side_panel import (
     FORBIDDEN_HINT,
     KEYS_HINT,
     LABELS,
-    WARN_SECONDS,
     CardContent,
     PanelContent,
     SidePanel,
     card_content,
     game_arrangement,
+    warn_seconds,
 )
 from gomoku.ui.widgets import Button
 
@@ -729,11 +729,11 @@ class BoardScene(Scene):
         self._write_autosave()
 
     def _tick_countdown(self, now: float) -> None:
-        """A tick each second in the last ten seconds of a human's time."""
+        """A tick each second in the last seconds of a human's time (side_panel.warn_seconds)."""
         if not isinstance(self.players[self.game.to_move], LocalPlayer):
             return
         left = self._time_left(now)
-        if left > WARN_SECONDS:
+        if left > warn_seconds(self.game.clock.control.move_s):
             return
         second = math.ceil(left)
         if second != self._last_tick:
