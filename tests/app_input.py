@@ -21,6 +21,20 @@ def press(app: App, key: int) -> None:
     app.frame()
 
 
+def type_text(app: App, text: str, enter: bool = False) -> None:
+    """Type `text` as a keyboard does (each key's KEYDOWN, Shift's first for a capital, before
+    its TEXTINPUT), then Enter if `enter`; then one frame."""
+    for ch in text:
+        mod = pygame.KMOD_LSHIFT if ch.isupper() else 0
+        if mod:
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LSHIFT, mod=0, unicode=""))
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(ch.lower()), mod=mod, unicode=ch))
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
+    if enter:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+    app.frame()
+
+
 def idle_frames(app: App, count: int) -> int:
     """Run `count` frames in which nothing changes and assert none of them was presented again;
     returns the number of frames presented so far."""

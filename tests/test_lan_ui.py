@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from app_input import click
+from app_input import click, type_text
 
 from gomoku.core.clock import TimeControl
 from gomoku.core.types import Color, Rule
@@ -139,6 +139,31 @@ def test_the_lobby_lists_a_host_on_the_network_and_joins_it_with_a_double_click(
     run_until(guest_app, lambda: guest_app.current_name == "board", peer)
     assert guest_app.lan.info.opponent_name == "Bob"
     assert guest_app.lan.my_color is Color.BLACK
+
+
+def test_enter_in_the_name_or_address_field_never_joins_the_game_selected_in_the_list(guest_app, host_bridge):
+    # A new player typed a name and pressed Enter: the lobby joined the game selected in the list.
+    peer = Peer(host_bridge)
+    host_game(peer, [])
+    guest_app.switch("lobby", {})
+    lobby = guest_app.current
+    run_until(guest_app, lambda: any("Bob" in line for line in lobby.hosts_view.items))
+    index = next(i for i, line in enumerate(lobby.hosts_view.items) if "Bob" in line)
+    click(guest_app, lobby.hosts_view.row_rect(index).center)  # selected, not joined
+    assert lobby.hosts_view.selected == index
+    click(guest_app, lobby.name_input.control_rect)
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=pygame.KMOD_LCTRL, unicode=""))
+    type_text(guest_app, "Zed", enter=True)
+    for _ in range(20):
+        guest_app.frame()
+    assert guest_app.current_name == "lobby" and guest_app.lan.phase == "idle"
+    assert guest_app.settings.player_name == "Zed"
+    click(guest_app, lobby.address_input.control_rect)
+    type_text(guest_app, "300.1.1.1", enter=True)  # a typed address is what Enter joins
+    for _ in range(20):
+        guest_app.frame()
+    assert guest_app.current_name == "lobby" and guest_app.lan.phase == "idle"
+    assert any("not a valid IPv4" in notice.text for notice in guest_app.notices)
 
 
 def test_the_hosting_app_lists_another_host_of_the_same_name_but_never_its_own_game(tmp_path, host_bridge):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 import pytest
-from app_input import click
+from app_input import click, type_text
 
 from gomoku.core import records
 from gomoku.core.records import GameRecord
@@ -39,6 +39,16 @@ def test_save_writes_the_game_and_returns(app: App) -> None:
     assert saved.exists()
     assert records.load_record(saved).moves == MOVES
     assert app.current_name == "menu"
+
+
+def test_typing_a_name_over_the_suggested_one_replaces_it(app: App) -> None:
+    # Each key's KEYDOWN comes before its text: it had ended the selection, so the typed name
+    # was added to the suggestion ("Ann vs Bob 2026-...Final").
+    app.switch("records", {"save": _record(), "back": "menu"})
+    app.frame()
+    type_text(app, "Final", enter=True)
+    assert (app.paths.saves_dir / "Final.gomoku").exists()
+    assert [path.name for path in app.paths.saves_dir.iterdir()] == ["Final.gomoku"]
 
 
 def test_save_as_psq_uses_piskvork_format(app: App) -> None:

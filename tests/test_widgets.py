@@ -207,6 +207,42 @@ def test_text_input_escape_abandons_and_click_outside_commits(theme: Theme) -> N
     assert field.text == "Anna"
 
 
+def typed(field: TextInput, text: str) -> None:
+    """Type `text` as a keyboard does: each character's KEYDOWN (Shift's first, for a capital)
+    before its TEXTINPUT."""
+    for ch in text:
+        if ch.isupper():
+            field.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LSHIFT, mod=0, unicode=""))
+        mod = pygame.KMOD_LSHIFT if ch.isupper() else 0
+        field.handle_event(pygame.event.Event(pygame.KEYDOWN, key=ord(ch.lower()), mod=mod, unicode=ch))
+        field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=ch))
+
+
+def test_typing_replaces_a_selected_default_name_even_with_a_capital(theme: Theme) -> None:
+    field = TextInput(theme, "Your name", "Player", (0, 0, 600, 48), placeholder="Player")
+    field.handle_event(press((400, 20)))  # the default name is selected on focus
+    typed(field, "Alice")
+    assert field.text == "Alice"
+    field.focus(select_all=True)
+    typed(field, "bob")
+    assert field.text == "bob"
+
+
+def test_ctrl_a_selects_all_and_an_arrow_keeps_the_text_to_edit(theme: Theme) -> None:
+    field = TextInput(theme, "Name", "Ann", (0, 0, 600, 48))
+    field.handle_event(press((400, 20)))
+    typed(field, "e")
+    assert field.text == "Anne"  # not selected on focus: typing adds
+    field.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=pygame.KMOD_LCTRL, unicode=""))
+    assert field.selected
+    typed(field, "Zoe")
+    assert field.text == "Zoe"
+    field.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=pygame.KMOD_LCTRL, unicode=""))
+    field.handle_event(key(pygame.K_END))
+    typed(field, "y")
+    assert field.text == "Zoey"
+
+
 def test_list_view_selects_scrolls_and_activates(theme: Theme) -> None:
     items = [f"game {i}" for i in range(30)]
     view = ListView(theme, items, (0, 0, 400, theme.px(40) * 5))

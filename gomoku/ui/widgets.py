@@ -636,6 +636,10 @@ class Choice(_LabelledControl):
         pygame.draw.polygon(surface, colour, points)
 
 
+CURSOR_KEYS = (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN, pygame.K_HOME, pygame.K_END)
+"""Keys that move the cursor: in a text field they end the selection and keep the text."""
+
+
 class TextInput(_LabelledControl):
     """A one-line text field: click to focus, type, Enter or a click elsewhere to commit.
 
@@ -723,10 +727,15 @@ class TextInput(_LabelledControl):
                 self.text = self._committed  # Esc abandons the edit
                 self.commit()
             elif event.key in (pygame.K_BACKSPACE, pygame.K_DELETE) and self.selected:
-                self.text = ""
+                self.text, self.selected = "", False
             elif event.key == pygame.K_BACKSPACE:
                 self.text = self.text[:-1]
-            self.selected = False  # any other key (an arrow, End) keeps the text to edit its end
+            elif event.key == pygame.K_a and getattr(event, "mod", 0) & (pygame.KMOD_CTRL | pygame.KMOD_META):
+                self.selected = bool(self.text)  # Ctrl+A (Cmd+A): select all, typing replaces it
+            elif event.key in CURSOR_KEYS:
+                self.selected = False  # keeps the text, to edit its end
+            # A letter's own KEYDOWN comes before its TEXTINPUT, and Shift's before a capital:
+            # neither may drop the selection, or typing would add to the text, not replace it.
         return False
 
     def _draw_control(self, surface: pygame.Surface) -> None:

@@ -45,6 +45,7 @@ EMPTY_LIST_LINES = (
     "and that a firewall lets Gomoku through, or type the address below.",
 )
 ADDRESS_HINT = "e.g. 192.168.1.20 or alice-pc.local:15515"
+TYPING_EVENTS = (pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT)  # a focused field's own
 
 
 def time_words(control: TimeControl) -> str:
@@ -208,6 +209,11 @@ class LobbyScene(Scene):
         if self.back_button.handle_event(event):
             self._back()
             return
+        if self.name_input.focused and event.type in TYPING_EVENTS:
+            # The name's keys go to no other widget: its Enter must not join the selected game.
+            if self.name_input.handle_event(event):
+                self._commit_name()
+            return
         if self.name_input.handle_event(event):
             self._commit_name()
         if busy:
@@ -215,6 +221,9 @@ class LobbyScene(Scene):
                 link.cancel()
             elif link is not None and link.phase == "joining" and self.cancel_join.handle_event(event):
                 link.cancel()
+            return
+        if self.address_input.focused and event.type in TYPING_EVENTS:
+            self._address_event(event)  # the list's Enter would join its game, not this address
             return
         for widget in self.host_widgets:
             if widget.handle_event(event) and widget is self.rule:
@@ -226,6 +235,11 @@ class LobbyScene(Scene):
             if self.hosts_view.activated:
                 self.join_selected()
             return
+        self._address_event(event)
+
+    def _address_event(self, event: pygame.event.Event) -> None:
+        """The address field and the Join button: Enter in the field or a click on Join joins
+        the typed address, or with none typed the selected game."""
         was_focused = self.address_input.focused
         self.address_input.handle_event(event)
         self._check_address()
