@@ -73,8 +73,8 @@ def test_a_first_launch_says_so_from_the_first_frame(tmp_path, monkeypatch, load
     try:
         application.frame()
         assert application.frames_presented == 1 and application.current_name == "menu"
-        assert application.current.preparing.text == (
-            f"Preparing the engine (first launch only): 0 of {len(driver.WARM_TASKS)} parts")
+        assert application.current.preparing.text.startswith(
+            f"Preparing the engine (first launch only)  ·  0 of {len(driver.WARM_TASKS)} parts, ")
     finally:
         application.close()
 
@@ -108,8 +108,9 @@ def test_the_line_goes_when_the_loader_finds_the_cache_prepared_after_all(tmp_pa
 
 
 def test_the_menu_line_counts_the_parts_ready() -> None:
-    assert preparing_text(None) == ""
-    assert preparing_text((2, 5, "vcf")) == "Preparing the engine (first launch only): 2 of 5 parts  ·  vcf"
+    assert preparing_text(None, 0.0) == ""
+    line = preparing_text((2, 5, "_supported_threats"), 6.7)
+    assert line == "Preparing the engine (first launch only)  ·  2 of 5 parts, 6 s"  # no function names
 
 
 def test_a_computer_waits_for_its_engine_with_its_clock_stopped(app, monkeypatch) -> None:

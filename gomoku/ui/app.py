@@ -344,6 +344,11 @@ class App:
         return self._engine is not None and ready is not None and bool(ready(level))
 
     @property
+    def running_s(self) -> float:
+        """Seconds since the app started (a first launch's preparation starts with it)."""
+        return time.perf_counter() - self._started
+
+    @property
     def engine_preparing(self) -> tuple[int, int, str] | None:
         """(parts compiled, parts in all, what compiles now) while the engine is prepared on a
         first launch; None otherwise (a warm cache, or once every part is loaded)."""

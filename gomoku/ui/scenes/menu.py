@@ -144,13 +144,15 @@ class AttractGame:
         self.request_id = None
 
 
-def preparing_text(progress: tuple[int, int, str] | None) -> str:
-    """The menu's progress line while the engine is prepared on a first launch ("" after)."""
+def preparing_text(progress: tuple[int, int, str] | None, elapsed_s: float) -> str:
+    """The menu's progress line while the engine is prepared on a first launch ("" after):
+    the parts ready, and the seconds so far (they move while a long part compiles). Not the
+    function compiling: its name ("_supported_threats") means nothing to a player."""
     if progress is None:
         return ""
-    done, total, current = progress
-    now = f"  ·  {current}" if current else ""
-    return f"Preparing the engine (first launch only): {done} of {total} parts{now}"
+    done, total, _ = progress
+    # The count after the " · " where a narrow label breaks it: the line that stays whole.
+    return f"Preparing the engine (first launch only)  ·  {done} of {total} parts, {int(elapsed_s)} s"
 
 
 class MenuScene(Scene):
@@ -445,7 +447,7 @@ class MenuScene(Scene):
         # The game behind the menu plays medium and easy: it waits until they are ready.
         engine = self.app.engine if self.app.engine_ready(Level.MEDIUM) else None
         self.attract.update(dt, engine)
-        self.preparing.text = preparing_text(self.app.engine_preparing)
+        self.preparing.text = preparing_text(self.app.engine_preparing, self.app.running_s)
 
     # --- drawing -------------------------------------------------------------------------
 
