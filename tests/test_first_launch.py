@@ -109,8 +109,7 @@ def test_the_line_goes_when_the_loader_finds_the_cache_prepared_after_all(tmp_pa
 
 def test_the_menu_line_counts_the_parts_ready() -> None:
     assert preparing_text(None, 0.0) == ""
-    line = preparing_text((2, 5, "_supported_threats"), 6.7)
-    assert line == "Preparing the engine (first launch only)  ·  2 of 5 parts, 6 s"  # no function names
+    assert preparing_text((2, 5), 6.7) == "Preparing the engine (first launch only)  ·  2 of 5 parts, 6 s"
 
 
 def test_a_computer_waits_for_its_engine_with_its_clock_stopped(app, monkeypatch) -> None:
@@ -132,7 +131,7 @@ def test_a_computer_waits_for_its_engine_with_its_clock_stopped(app, monkeypatch
     assert "preparing the engine" in scene._card_content(Color.BLACK, time.monotonic())[2]
     assert scene.status.startswith("Preparing the engine (first launch)")
     # While the parts are compiled, the status counts them as the menu does.
-    monkeypatch.setattr(type(app), "engine_preparing", property(lambda _: (2, 5, "vcf")))
+    monkeypatch.setattr(type(app), "engine_preparing", property(lambda _: (2, 5)))
     app.frame()
     assert scene.status.startswith("Preparing the engine (first launch): 2 of 5")
     monkeypatch.undo()

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import IO
 
 import numba
-from numba.core import event
 
 from gomoku import engine_cache
 from gomoku.engine import driver
@@ -83,7 +82,6 @@ class PrepareState:
     total: int
     finished: bool
     error: str | None = None
-    current: str = ""  # the function a child compiles now (its name, for a progress line)
 
 
 class Preparer:
@@ -111,7 +109,6 @@ class Preparer:
         self._lock = threading.Lock()
         self._done: list[str] = []
         self._error: str | None = None
-        self._current = ""
         self._finished = threading.Event()
         self._changed = threading.Condition(self._lock)
         self._children: list[subprocess.Popen] = []
@@ -142,7 +139,7 @@ class Preparer:
     def state(self) -> PrepareState:
         with self._lock:
             return PrepareState(tuple(self._done), len(driver.WARM_TASKS),
-                                self._finished.is_set(), self._error, self._current)
+                                self._finished.is_set(), self._error)
 
     def wait_change(self, timeout: float) -> None:
         """Wait up to `timeout` seconds for a part to finish or the children to end."""
@@ -176,9 +173,7 @@ class Preparer:
         assert child.stdout is not None
         for line in child.stdout:
             words = line[:MAX_LINE].split()
-            if len(words) == 2 and words[0] == "compiling" and words[1].isidentifier():
-                self._current = words[1][:40]
-            elif len(words) == 3 and words[0] == "done" and words[1] in driver.WARM_TASKS:
+            if len(words) == 3 and words[0] == "done" and words[1] in driver.WARM_TASKS:
                 with self._changed:
                     if words[1] not in self._done:
                         self._done.append(words[1])
@@ -292,18 +287,6 @@ class PreparedEngine:
             self.preparer.close()
 
 
-class _ReportCompiles(event.Listener):
-    """Prints `compiling NAME` as numba starts on one of the engine's functions."""
-
-    def on_start(self, ev: event.Event) -> None:
-        function = getattr(ev.data.get("dispatcher"), "py_func", None)
-        if function is not None and function.__module__.startswith("gomoku."):
-            print(f"compiling {function.__name__}", flush=True)
-
-    def on_end(self, ev: event.Event) -> None:
-        pass
-
-
 def main(argv: list[str] | None = None) -> int:
     """The child: compile the named parts in order, reporting each as it is cached."""
     parts = sys.argv[1:] if argv is None else argv
@@ -315,7 +298,6 @@ def main(argv: list[str] | None = None) -> int:
         os.nice(CHILD_NICE)  # the game's frames come first on a busy machine
     except (AttributeError, OSError):  # no nice on Windows; a refused one changes nothing
         pass
-    event.register("numba:compile", _ReportCompiles())
     told: set[str] = set()
     for part in parts:
         for need in driver.TASK_NEEDS.get(part, ()):

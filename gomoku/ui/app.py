@@ -349,16 +349,16 @@ class App:
         return time.perf_counter() - self._started
 
     @property
-    def engine_preparing(self) -> tuple[int, int, str] | None:
-        """(parts compiled, parts in all, what compiles now) while the engine is prepared on a
-        first launch; None otherwise (a warm cache, or once every part is loaded)."""
+    def engine_preparing(self) -> tuple[int, int] | None:
+        """(parts compiled, parts in all) while the engine is prepared on a first launch; None
+        otherwise (a warm cache, or once every part is loaded)."""
         preparer = self._preparer
         if self._parts_left == 0 or self._engine_error is not None:
             return None
         if preparer is None:  # the loader is still importing numba: nothing compiled yet
-            return (0, engine_cache.WARM_PARTS, "") if self._will_prepare else None
+            return (0, engine_cache.WARM_PARTS) if self._will_prepare else None
         state = preparer.state()
-        return len(state.done), state.total, state.current
+        return len(state.done), state.total
 
     @property
     def engine(self) -> EngineWorker:

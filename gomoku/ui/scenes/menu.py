@@ -144,13 +144,12 @@ class AttractGame:
         self.request_id = None
 
 
-def preparing_text(progress: tuple[int, int, str] | None, elapsed_s: float) -> str:
+def preparing_text(progress: tuple[int, int] | None, elapsed_s: float) -> str:
     """The menu's progress line while the engine is prepared on a first launch ("" after):
-    the parts ready, and the seconds so far (they move while a long part compiles). Not the
-    function compiling: its name ("_supported_threats") means nothing to a player."""
+    the parts ready, and the seconds so far (they move while a long part compiles)."""
     if progress is None:
         return ""
-    done, total, _ = progress
+    done, total = progress
     # The count after the " · " where a narrow label breaks it: the line that stays whole.
     return f"Preparing the engine (first launch only)  ·  {done} of {total} parts, {int(elapsed_s)} s"
 
