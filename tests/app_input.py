@@ -21,15 +21,23 @@ def press(app: App, key: int) -> None:
     app.frame()
 
 
-def type_text(app: App, text: str, enter: bool = False) -> None:
-    """Type `text` as a keyboard does (each key's KEYDOWN, Shift's first for a capital, before
-    its TEXTINPUT), then Enter if `enter`; then one frame."""
+def typing_events(text: str) -> list[pygame.event.Event]:
+    """The events a keyboard sends for `text`: each key's KEYDOWN (Shift's first, for a
+    capital) before its TEXTINPUT."""
+    events = []
     for ch in text:
         mod = pygame.KMOD_LSHIFT if ch.isupper() else 0
         if mod:
-            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LSHIFT, mod=0, unicode=""))
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(ch.lower()), mod=mod, unicode=ch))
-        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
+            events.append(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LSHIFT, mod=0, unicode=""))
+        events.append(pygame.event.Event(pygame.KEYDOWN, key=ord(ch.lower()), mod=mod, unicode=ch))
+        events.append(pygame.event.Event(pygame.TEXTINPUT, text=ch))
+    return events
+
+
+def type_text(app: App, text: str, enter: bool = False) -> None:
+    """Type `text` as a keyboard does (`typing_events`), then Enter if `enter`; then one frame."""
+    for event in typing_events(text):
+        pygame.event.post(event)
     if enter:
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
     app.frame()

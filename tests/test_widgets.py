@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from app_input import typing_events
 
 from gomoku.ui.theme import Theme
 from gomoku.ui.widgets import (
@@ -208,14 +209,9 @@ def test_text_input_escape_abandons_and_click_outside_commits(theme: Theme) -> N
 
 
 def typed(field: TextInput, text: str) -> None:
-    """Type `text` as a keyboard does: each character's KEYDOWN (Shift's first, for a capital)
-    before its TEXTINPUT."""
-    for ch in text:
-        if ch.isupper():
-            field.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LSHIFT, mod=0, unicode=""))
-        mod = pygame.KMOD_LSHIFT if ch.isupper() else 0
-        field.handle_event(pygame.event.Event(pygame.KEYDOWN, key=ord(ch.lower()), mod=mod, unicode=ch))
-        field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=ch))
+    """Type `text` into `field` as a keyboard does (app_input.typing_events)."""
+    for event in typing_events(text):
+        field.handle_event(event)
 
 
 def test_typing_replaces_a_selected_default_name_even_with_a_capital(theme: Theme) -> None:

@@ -209,13 +209,11 @@ class LobbyScene(Scene):
         if self.back_button.handle_event(event):
             self._back()
             return
-        if self.name_input.focused and event.type in TYPING_EVENTS:
-            # The name's keys go to no other widget: its Enter must not join the selected game.
-            if self.name_input.handle_event(event):
-                self._commit_name()
-            return
+        name_typing = self.name_input.focused and event.type in TYPING_EVENTS
         if self.name_input.handle_event(event):
             self._commit_name()
+        if name_typing:
+            return  # the name's keys go to no other widget: its Enter must not join the selected game
         if busy:
             if link is not None and link.phase == "hosting" and self.cancel_host.handle_event(event):
                 link.cancel()
