@@ -659,7 +659,7 @@ def test_with_only_a_move_limit_the_time_used_is_the_small_figure(make_app) -> N
     now = _spend(scene, 12.5)
     white, black = scene._card_content(Color.WHITE, now), scene._card_content(Color.BLACK, now)
     assert white.clock == "0:18"  # the move's countdown, not the time used
-    assert (white.detail, white.warn) == ("used 0:13", False)
+    assert (white.detail, white.warn) == ("used 0:12", False)  # used rounds down: 12 + 18 = 30
     assert abs(white.bar - 17.5 / 30) < 0.01
     assert black.clock == "0:30" and black.detail.startswith("used ") and black.bar < 0  # its next move gets 30 s
 
@@ -686,9 +686,11 @@ def test_an_untimed_clock_is_labelled_as_time_used(make_app) -> None:
     app = make_app()
     start(app, mode="local", rule="freestyle", moves=[[7, 7]])
     scene = app.current
-    now = _spend(scene, 1.2)
+    # A stopwatch rounds down: a quick move has used 0:00, not a second it never took.
+    assert scene._card_content(Color.WHITE, _spend(scene, 0.3)).clock == "0:00"
+    now = _spend(scene, 1.3)  # 1.6 s in all
     white = scene._card_content(Color.WHITE, now)
-    assert white.detail == "time used" and white.clock in ("0:01", "0:02")  # not a clock running out
+    assert white.detail == "time used" and white.clock == "0:01"  # not a clock running out
 
 
 def test_a_short_move_limit_warns_only_in_its_last_seconds(make_app) -> None:

@@ -50,6 +50,16 @@ def warn_seconds(move_s: float) -> float:
 def format_seconds(seconds: float) -> str:
     """m:ss (h:mm:ss from an hour), rounding up so 0:00 means the time is really gone."""
     whole = max(0, math.ceil(seconds - 1e-9))
+    return _clock_text(whole)
+
+
+def format_elapsed(seconds: float) -> str:
+    """The time used, as format_seconds but rounding down, as a stopwatch does: 0.4 s is 0:00,
+    and 12.5 s used beside 17.5 s left of a 30 s move reads 0:12 + 0:18, not 0:13 + 0:18."""
+    return _clock_text(max(0, math.floor(seconds + 1e-9)))
+
+
+def _clock_text(whole: int) -> str:
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
@@ -108,6 +118,7 @@ def card_content(theme: Theme, game: Game, color: Color, player: Player | None, 
     remaining = clock.remaining(color, now)  # math.inf without a game limit
     used = sum(game.move_times[color - 1 :: 2]) + (clock.used_in_move(now) if active else 0.0)
     warn = active and time_left <= warn_seconds(move_s)
+    untimed = not move_s and math.isinf(remaining)
     detail, bar = "", -1.0
     if move_s and active:
         move_left = clock.move_remaining(now)
@@ -115,16 +126,16 @@ def card_content(theme: Theme, game: Game, color: Color, player: Player | None, 
         if remaining < move_left:
             detail = f"move {format_seconds(move_left)}"
         elif math.isinf(remaining):
-            detail = f"used {format_seconds(used)}"
+            detail = f"used {format_elapsed(used)}"
         else:
             detail = f"game {format_seconds(remaining)}"
         bar = big / move_s
         clock_colour = colors.text
     elif move_s:  # waiting: its game time, or what its next move gets
         big = move_s if math.isinf(remaining) else remaining
-        detail = f"used {format_seconds(used)}" if math.isinf(remaining) else ""
+        detail = f"used {format_elapsed(used)}" if math.isinf(remaining) else ""
         clock_colour = colors.text_dim if math.isinf(remaining) else colors.text
-    elif math.isinf(remaining):  # untimed: the clock only measures, and says so
+    elif untimed:  # the clock only measures, and says so
         big, clock_colour, detail = used, colors.text_dim, "time used"
     else:
         big, clock_colour = remaining, colors.text
@@ -134,7 +145,8 @@ def card_content(theme: Theme, game: Game, color: Color, player: Player | None, 
         clock_colour = colors.warning
     bar = round(min(1.0, bar) * BAR_STEPS) / BAR_STEPS if bar >= 0 else -1.0
     pulse = warn and (now % 1.0) < 0.5
-    return CardContent(active, info.name, kind, format_seconds(big), clock_colour, detail, colors.text_dim,
+    shown = format_elapsed(big) if untimed else format_seconds(big)
+    return CardContent(active, info.name, kind, shown, clock_colour, detail, colors.text_dim,
                        bar, warn, pulse, think, spin)
 
 
