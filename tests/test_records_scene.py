@@ -108,6 +108,8 @@ def test_load_lists_saves_and_opens_review(app: App) -> None:
     click(app, scene.load_button.rect)
     assert app.current_name == "review"
     assert app.current.record.moves == MOVES
+    # An unfinished game opens where the preview left it, ready for "Play on".
+    assert app.current.ply == len(MOVES) and app.current.board.moves == MOVES
 
 
 def test_a_damaged_file_is_reported_and_left_alone(app: App) -> None:

@@ -302,8 +302,8 @@ class RecordsScene(Scene):
         if self.pick:
             self.app.switch(self.back, {**self.back_data, "picked_record": record})
             return True
-        self.app.switch("review", {"record": record, "ply": 0 if not record.result else len(record.moves),
-                                   "back": "records"})
+        # At the last move, as the preview showed it: "Play on" continues an unfinished game.
+        self.app.switch("review", {"record": record, "back": "records"})
         return True
 
     @property
