@@ -682,6 +682,19 @@ def test_the_computer_thinking_shows_a_spinner_its_depth_and_the_time_spent_agai
     assert card.spin != later.spin  # the spinner turns
 
 
+def test_a_side_out_of_time_shows_no_time_left_and_the_time_it_used(make_app) -> None:
+    # The card had gone back to "0:10" (what a next move gets) and left the lost move's
+    # 10 s out of the time used, beside "Your time ran out".
+    app = make_app()
+    start(app, mode="local", rule="freestyle", moves=[[7, 7]], time_control={"move_s": 10})
+    scene = app.current
+    app.frame()
+    now = _spend(scene, 10.5)
+    assert scene.game.check_clock(now) is not None and scene.game.result.reason is Reason.TIMEOUT
+    white = scene._card_content(Color.WHITE, now + 5)
+    assert white.clock == "0:00" and white.detail == "used 0:10"
+
+
 def test_an_untimed_clock_is_labelled_as_time_used(make_app) -> None:
     app = make_app()
     start(app, mode="local", rule="freestyle", moves=[[7, 7]])

@@ -116,7 +116,9 @@ def card_content(theme: Theme, game: Game, color: Color, player: Player | None, 
     clock = game.clock
     move_s = clock.control.move_s
     remaining = clock.remaining(color, now)  # math.inf without a game limit
-    used = sum(game.move_times[color - 1 :: 2]) + (clock.used_in_move(now) if active else 0.0)
+    # The side to move's current move counts, also once the game is over (a timeout's last move).
+    on_move = game.to_move is color
+    used = sum(game.move_times[color - 1 :: 2]) + (clock.used_in_move(now) if on_move else 0.0)
     warn = active and time_left <= warn_seconds(move_s)
     untimed = not move_s and math.isinf(remaining)
     detail, bar = "", -1.0
@@ -131,8 +133,8 @@ def card_content(theme: Theme, game: Game, color: Color, player: Player | None, 
             detail = f"game {format_seconds(remaining)}"
         bar = big / move_s
         clock_colour = colors.text
-    elif move_s:  # waiting: its game time, or what its next move gets
-        big = move_s if math.isinf(remaining) else remaining
+    elif move_s:  # waiting: its game time, or what its next move gets (the game over: what it had left)
+        big = min(clock.move_remaining(now), remaining) if on_move else move_s if math.isinf(remaining) else remaining
         detail = f"used {format_elapsed(used)}" if math.isinf(remaining) else ""
         clock_colour = colors.text_dim if math.isinf(remaining) else colors.text
     elif untimed:  # the clock only measures, and says so
