@@ -24,6 +24,7 @@ SAMPLE = GameRecord(black="Player", white="Computer", moves=list(SAMPLE_OPENING)
 SCENES = [
     ("menu", {"attract_moves": [list(p) for p in SAMPLE_OPENING[:11]]}),
     ("menu", {"vs_computer": True}),
+    ("menu", {"two_players": True}),
     ("settings", {}),
     ("board", {"mode": "ai", "level": "easy", "human_color": "black",
                "moves": [list(p) for p in SAMPLE_OPENING[:14]]}),

@@ -102,10 +102,37 @@ def test_settings_button_opens_settings(app: App) -> None:
     assert app.current_name == "settings"
 
 
-def test_two_players_starts_a_local_game_with_the_settings_rule(app: App) -> None:
+def test_two_players_asks_for_rule_board_and_time_and_remembers_them(app: App) -> None:
+    # It had started at once with the rule, size and time last chosen for the computer: a
+    # 20x20 or timed game for two meant a trip to Settings first.
     app.settings.rule = "renju"
-    click(app, app.current.local_button.rect.center)
-    assert app.switches[-1] == ("board", {"mode": "local", "rule": "renju", "size": 15})
+    menu = app.current
+    click(app, menu.local_button.rect.center)
+    assert menu.panel_open and menu.panel.title == "Two players on this screen"
+    assert menu.choices == [menu.rule, menu.size, menu.time]  # no level or colour to choose
+    assert menu.rule.value == "renju"
+    choose(app, menu.rule)  # renju -> freestyle
+    choose(app, menu.size, 2)  # 15 -> 19 -> 20
+    choose(app, menu.time, 4)  # none -> 10, 30, 60 s a move -> 3 min + 2 s
+    click(app, menu.start_button.rect.center)
+    assert app.switches[-1] == ("board", {
+        "mode": "local", "rule": "freestyle", "size": 20,
+        "time_control": {"game_s": 180, "increment_s": 2, "move_s": 0},
+    })
+    assert (app.settings.rule, app.settings.board_size, app.settings.game_s) == ("freestyle", 20, 180)
+
+
+def test_the_two_players_panel_works_from_the_keyboard(app: App) -> None:
+    press_key(app, pygame.K_DOWN)  # vs Computer
+    press_key(app, pygame.K_DOWN)  # Two players
+    press_key(app, pygame.K_RETURN)
+    menu = app.current
+    assert menu.panel_open and menu.rule.highlighted
+    press_key(app, pygame.K_ESCAPE)  # back to the menu, nothing started
+    assert not menu.panel_open and app.current_name == "menu"
+    press_key(app, pygame.K_RETURN)  # the focus stayed on Two players
+    press_key(app, pygame.K_RETURN)  # Enter starts the game
+    assert app.switches[-1][0] == "board" and app.switches[-1][1]["mode"] == "local"
 
 
 def test_load_game_opens_the_records_scene(app: App) -> None:

@@ -154,11 +154,15 @@ def preparing_text(progress: tuple[int, int] | None, elapsed_s: float) -> str:
     return f"Preparing the engine (first launch only)  ·  {done} of {total} parts, {int(elapsed_s)} s"
 
 
-class MenuScene(Scene):
-    """Continue, vs Computer (with its options panel), Two players, LAN duel, Load game,
-    Settings, Quit; Up/Down and Enter work too.
+PANEL_TITLES = {"ai": "Play the computer", "local": "Two players on this screen"}
 
-    Enter data (all optional): `vs_computer: True` opens the options panel at once;
+
+class MenuScene(Scene):
+    """Continue, vs Computer and Two players (each with its options panel), LAN duel, Load
+    game, Settings, Quit; Up/Down and Enter work too.
+
+    Enter data (all optional): `vs_computer: True` or `two_players: True` opens that options
+    panel at once;
     `attract_moves: [[x, y], ...]` sets the position of the game behind the menu (screenshots).
     """
 
@@ -185,9 +189,9 @@ class MenuScene(Scene):
             self.load_button, self.settings_button, self.quit_button,
         ]
         self.focus = FocusRing(self.buttons)
-        # The vs Computer panel: hidden until asked for.
-        self.panel_open = False
-        self.panel = Panel(theme, title="Play the computer")
+        # The options panel of vs Computer ("ai") or Two players ("local"): hidden until asked for.
+        self.panel_mode: str | None = None
+        self.panel = Panel(theme)
         settings = app.settings
         self.level = Choice(theme, "Level", LEVEL_OPTIONS, settings.level)
         self.color = Choice(theme, "You play", COLOR_OPTIONS, settings.human_color)
@@ -197,12 +201,28 @@ class MenuScene(Scene):
                            self._settings_time())
         self.start_button = Button(theme, "Start", primary=True, hotkey=pygame.K_RETURN)
         self.back_button = Button(theme, "Back")
-        self.choices = [self.level, self.color, self.rule, self.size, self.time]
-        self.panel_focus = FocusRing([*self.choices, self.back_button, self.start_button])
+        self.choices: list[Choice] = []
+        self.panel_focus = FocusRing()
         self.board_rect = pygame.Rect(0, 0, 0, 0)
         self._backdrop: pygame.Surface | None = None
         self._backdrop_key: tuple[Any, ...] = ()
         self._dim: pygame.Surface | None = None
+
+    @property
+    def panel_open(self) -> bool:
+        return self.panel_mode is not None
+
+    def _open_panel(self, mode: str | None) -> None:
+        """Show the options of `mode` ("ai", "local"), or close the panel (None)."""
+        self.panel_mode = mode
+        if mode is None:
+            return
+        self._load_choices()
+        self.panel.title = PANEL_TITLES[mode]
+        self.choices = [self.level, self.color] if mode == "ai" else []
+        self.choices += [self.rule, self.size, self.time]
+        self.panel_focus = FocusRing([*self.choices, self.back_button, self.start_button])
+        self.resize(self.app.screen_size)  # the panel's height follows its rows
 
     def _settings_time(self) -> tuple[int, int, int]:
         s = self.app.settings
@@ -211,7 +231,7 @@ class MenuScene(Scene):
     # --- scene protocol ------------------------------------------------------------------
 
     def enter(self, data: dict[str, Any]) -> None:
-        self.panel_open = bool(data.get("vs_computer", False))
+        self._open_panel("ai" if data.get("vs_computer") else "local" if data.get("two_players") else None)
         if data.get("attract_moves"):
             self.attract.start_from([(int(x), int(y)) for x, y in data["attract_moves"]])
         self.focus.clear()
@@ -387,15 +407,10 @@ class MenuScene(Scene):
         app = self.app
         if button is self.continue_button:
             self._continue()
-        elif button is self.ai_button:
-            self._load_choices()
-            self.panel_open = True
-            self.panel_focus.clear()
+        elif button in (self.ai_button, self.local_button):
+            self._open_panel("ai" if button is self.ai_button else "local")
             if self.focus.index is not None:  # opened from the keyboard: keep going by keyboard
                 self.panel_focus.move(1)
-        elif button is self.local_button:
-            app.switch("board", {"mode": "local", "rule": app.settings.rule,
-                                 "size": app.settings.effective_board_size})
         elif button is self.lan_button:
             app.switch("lobby", {})
         elif button is self.load_button:
@@ -407,40 +422,39 @@ class MenuScene(Scene):
 
     def _handle_panel(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.panel_open = False
+            self._open_panel(None)
             return
         if self.panel_focus.handle_event(event):
             return
         if self.back_button.handle_event(event):
-            self.panel_open = False
+            self._open_panel(None)
             return
         if self.start_button.handle_event(event):
-            self._start_ai_game()
+            self._start_game()
             return
         for choice in self.choices:
             if choice.handle_event(event) and choice is self.rule:
                 offer_sizes(self.size, self.rule.value, self.size.value)
 
-    def _start_ai_game(self) -> None:
-        """Remember the choices as the new defaults, then start the board against the computer."""
+    def _start_game(self) -> None:
+        """Remember the panel's choices as the new defaults, then start its game."""
         settings = self.app.settings
         game_s, increment_s, move_s = self.time.value
-        settings.level = self.level.value
-        settings.human_color = self.color.value
+        mode = self.panel_mode
+        data: dict[str, Any] = {"mode": mode}
+        if mode == "ai":
+            settings.level = self.level.value
+            settings.human_color = self.color.value
+            data.update(level=self.level.value, human_color=self.color.value)
         settings.rule = self.rule.value
         if self.rule.value == "freestyle":
             settings.board_size = self.size.value
         settings.game_s, settings.increment_s, settings.move_s = game_s, increment_s, move_s
         self.app.save_settings()
-        self.panel_open = False
-        self.app.switch("board", {
-            "mode": "ai",
-            "level": self.level.value,
-            "human_color": self.color.value,
-            "rule": self.rule.value,
-            "size": self.size.value if self.rule.value == "freestyle" else 15,
-            "time_control": {"game_s": game_s, "increment_s": increment_s, "move_s": move_s},
-        })
+        self._open_panel(None)
+        data.update(rule=self.rule.value, size=self.size.value if self.rule.value == "freestyle" else 15,
+                    time_control={"game_s": game_s, "increment_s": increment_s, "move_s": move_s})
+        self.app.switch("board", data)
 
     def update(self, dt: float) -> None:
         # The game behind the menu plays medium and easy: it waits until they are ready.
@@ -458,7 +472,7 @@ class MenuScene(Scene):
             widgets = [self.panel, *self.choices, self.back_button, self.start_button]
         else:
             widgets = [self.title, self.subtitle, self.keys_hint, self.preparing, *self.buttons]
-        if self.unchanged_frame(surface, (self._backdrop_key, self.panel_open, *(w.appearance for w in widgets))):
+        if self.unchanged_frame(surface, (self._backdrop_key, self.panel_mode, *(w.appearance for w in widgets))):
             return
         surface.blit(backdrop, (0, 0))
         if self.panel_open:  # the panel takes the menu's place: no half-hidden title behind it
