@@ -100,3 +100,15 @@ def test_our_own_advertised_game_is_never_a_host_to_join_even_when_found_first()
     bridge.events.put(ev.Advertised(None))  # hosting stopped: the key is forgotten
     link.pump(1.0)
     assert link.own_key is None
+
+
+def test_a_timed_duel_shows_each_side_its_whole_game_time_before_the_start() -> None:
+    # The waiting position had adopted an empty clock: both cards read a red 0:00 until Ready.
+    bridge = QuietBridge()
+    link = LanLink(bridge, "Alice")
+    bridge.events.put(ev.Connected("guest", "Alice", "Bob", Color.WHITE, Rule.FREESTYLE, 15,
+                                   TimeControl(game_s=180, increment_s=2), "token", "127.0.0.1", 15515))
+    link.pump(5.0)
+    assert link.game is not None and not link.game.clock.running
+    assert [link.game.clock.remaining(color, 9.0) for color in Color] == [180.0, 180.0]
+    assert link.game.clock.flagged(9.0) is None

@@ -348,6 +348,20 @@ def test_the_host_loads_a_position_and_both_see_it(tmp_path, host_bridge):
         app.close()
 
 
+def test_a_timed_duel_shows_both_clocks_full_while_the_players_get_ready(guest_app, host_bridge):
+    # Both cards had read a red, pulsing 0:00 until the game started.
+    peer = Peer(host_bridge)
+    ports: list[int] = []
+    host_game(peer, ports, time_control=TimeControl(game_s=300, increment_s=3))
+    join_by_address(guest_app, ports[0])
+    run_until(guest_app, lambda: guest_app.current_name == "board", peer)
+    board = guest_app.current
+    now = time.monotonic()
+    cards = [board._card_content(color, now) for color in Color]
+    assert [card.clock for card in cards] == ["5:00", "5:00"]
+    assert not any(card.warn for card in cards)
+
+
 def test_a_dropped_connection_comes_back_by_itself_with_every_stone(guest_app, host_bridge):
     peer = Peer(host_bridge)
     connected_game(guest_app, peer, time_control=TimeControl(game_s=300))

@@ -188,7 +188,8 @@ class LanLink:
         self.incoming_request = self.my_request = None
         self.lost_deadline = None
         self.chat.clear()
-        self._set_position(ev.PositionSet((), event.rule, Color.BLACK, ev.ClockMs(), "waiting"), now)
+        full = event.time_control.game_s * 1000  # each side's whole game time until the first start
+        self._set_position(ev.PositionSet((), event.rule, Color.BLACK, ev.ClockMs(full, full), "waiting"), now)
         self.sounds.append("tick")
 
     def _on_failed(self, event: ev.Failed, now: float) -> None:
