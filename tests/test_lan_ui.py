@@ -205,6 +205,26 @@ def test_the_hosting_app_lists_another_host_of_the_same_name_but_never_its_own_g
         app.close()
 
 
+def test_hosting_keeps_the_chosen_options_for_next_time(guest_app):
+    # The lobby opened with the settings' rule, size and time, but hosting never kept its own.
+    guest_app.switch("lobby", {})
+    lobby = guest_app.current
+    lobby.rule.value = "renju"
+    lobby.time.value = (300, 3, 0)
+    lobby.color.value = "white"
+    click(guest_app, lobby.host_button.rect.center)
+    run_until(guest_app, lambda: guest_app.lan.phase == "hosting")
+    guest_app.lan.cancel()
+    again = App(AppOptions(windowed=True, size=(1280, 800), home=guest_app.paths.config_dir))
+    try:
+        kept = again.settings
+        assert (kept.rule, kept.game_s, kept.increment_s, kept.human_color) == ("renju", 300, 3, "white")
+        again.switch("lobby", {})
+        assert (again.current.rule.value, again.current.time.value) == ("renju", (300, 3, 0))
+    finally:
+        again.close()
+
+
 def test_a_bad_typed_address_is_explained_and_an_unreachable_one_fails_plainly(guest_app):
     guest_app.switch("lobby", {})
     lobby = guest_app.current

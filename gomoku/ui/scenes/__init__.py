@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from gomoku.core.settings import Settings
     from gomoku.ui.widgets import Choice
 
 LEVEL_OPTIONS: list[tuple[str, str]] = [("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard")]
@@ -70,3 +71,15 @@ def offer_sizes(choice: Choice, rule: str, wanted: int) -> None:
         options = [*options, (wanted, f"{wanted} x {wanted}")]
     choice.set_options(options, wanted)
     choice.enabled = len(options) > 1
+
+
+def remember_choices(settings: Settings, rule: str, size: int, time_control: TimeControlValue,
+                     color: str | None = None) -> None:
+    """Keep a game's choices (vs Computer, Two players, hosting a duel) as the next defaults;
+    a standard or renju game leaves the freestyle board size as it was. The caller saves."""
+    settings.rule = rule
+    if rule == "freestyle":
+        settings.board_size = size
+    settings.game_s, settings.increment_s, settings.move_s = time_control
+    if color is not None:
+        settings.human_color = color

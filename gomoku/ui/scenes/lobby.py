@@ -22,6 +22,7 @@ from gomoku.ui.scenes import (
     COLOR_OPTIONS,
     RULE_OPTIONS,
     offer_sizes,
+    remember_choices,
     size_options,
     time_control_label,
     time_control_options,
@@ -289,6 +290,9 @@ class LobbyScene(Scene):
         )
 
     def start_hosting(self) -> None:
+        """Advertise the game with the chosen options, kept as the next defaults."""
+        remember_choices(self.app.settings, self.rule.value, self.size.value, self.time.value, self.color.value)
+        self.app.save_settings()
         link = self.app.open_lan()
         link.name = self.app.settings.player_name
         link.host(self.host_options())

@@ -18,6 +18,7 @@ from gomoku.ui.scenes import (
     LEVEL_OPTIONS,
     RULE_OPTIONS,
     offer_sizes,
+    remember_choices,
     size_options,
     time_control_options,
 )
@@ -438,18 +439,14 @@ class MenuScene(Scene):
 
     def _start_game(self) -> None:
         """Remember the panel's choices as the new defaults, then start its game."""
-        settings = self.app.settings
         game_s, increment_s, move_s = self.time.value
         mode = self.panel_mode
         data: dict[str, Any] = {"mode": mode}
         if mode == "ai":
-            settings.level = self.level.value
-            settings.human_color = self.color.value
+            self.app.settings.level = self.level.value
             data.update(level=self.level.value, human_color=self.color.value)
-        settings.rule = self.rule.value
-        if self.rule.value == "freestyle":
-            settings.board_size = self.size.value
-        settings.game_s, settings.increment_s, settings.move_s = game_s, increment_s, move_s
+        remember_choices(self.app.settings, self.rule.value, self.size.value, self.time.value,
+                         self.color.value if mode == "ai" else None)
         self.app.save_settings()
         self._open_panel(None)
         data.update(rule=self.rule.value, size=self.size.value if self.rule.value == "freestyle" else 15,
