@@ -272,6 +272,7 @@ def test_a_click_out_of_turn_sends_nothing(guest_app, host_bridge):
         guest_app.frame()
         time.sleep(0.01)
     assert guest_app.lan.game.board.ply == 1
+    assert board.status == "Bob to move (white)"  # the colour, as "Your move (black)" has it
     assert not any(isinstance(e, ev.Moved) and e.point == (3, 3) for e in peer.seen)
 
 

@@ -858,7 +858,7 @@ class BoardScene(Scene):
             return "Waiting for an answer..."
         if link.my_turn:
             return f"Your move ({self.game.to_move.label})"
-        return f"{opponent} to move"
+        return f"{opponent} to move ({self.game.to_move.label})"  # the colour tells apart two of one name
 
     def _result_title(self, outcome: Outcome) -> str:
         return result_title(outcome, self.game, self.players, self._requester())
