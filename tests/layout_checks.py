@@ -52,7 +52,7 @@ def scene_rects(app) -> dict[str, pygame.Rect]:  # type: ignore[no-untyped-def]
             add(f"{prefix}{index}:{getattr(widget, 'text', '') or getattr(widget, 'label', '')}", widget.rect)
 
     if name == "menu" and scene.panel_open:
-        add_widgets("choice", scene.choices)
+        add_widgets("row", scene.rows)
         add_widgets("button", [scene.back_button, scene.start_button])
     elif name == "menu":
         add("board", scene.board_rect)

@@ -52,6 +52,18 @@ def test_a_saved_game_comes_back_with_moves_turn_players_and_clock(tmp_path: Pat
     assert restored.move_times == pytest.approx([3.0, 3.0, 3.0])
 
 
+def test_a_game_for_two_comes_back_with_both_names_for_its_rematch_too(tmp_path: Path) -> None:
+    path = tmp_path / "autosave.gomoku"
+    local = GameSetup(mode="local", human_color=Color.BLACK, human_name="Ann", guest_name="Bob")
+    autosave.save(path, _game(local, [(7, 7)]), local, now=104.0)
+    loaded, _ = autosave.load(path, Settings(guest_name="Carl"))
+    assert loaded is not None
+    setup, restored = loaded
+    assert (restored.player(Color.BLACK).name, restored.player(Color.WHITE).name) == ("Ann", "Bob")
+    rematch = setup.swapped().player_infos()  # the second player was renamed "Guest" here
+    assert (rematch[Color.BLACK].name, rematch[Color.WHITE].name) == ("Bob", "Ann")
+
+
 def test_continue_is_offered_only_while_a_file_is_there(tmp_path: Path) -> None:
     path = tmp_path / "autosave.gomoku"
     assert not autosave.has_unfinished_game(path)

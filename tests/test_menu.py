@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pygame
 import pytest
-from app_input import click, idle_frames
+from app_input import click, idle_frames, type_text
 from app_input import press as press_key
 
-from gomoku.core import Board, Rule
+from gomoku.core import Board, Color, Rule
 from gomoku.core.game import Game, PlayerInfo
 from gomoku.engine.worker import EngineWorker
 from gomoku.ui.app import App, AppOptions
@@ -109,7 +109,7 @@ def test_two_players_asks_for_rule_board_and_time_and_remembers_them(app: App) -
     menu = app.current
     click(app, menu.local_button.rect.center)
     assert menu.panel_open and menu.panel.title == "Two players on this screen"
-    assert menu.choices == [menu.rule, menu.size, menu.time]  # no level or colour to choose
+    assert menu.rows == [menu.rule, menu.size, menu.time, menu.guest_input]  # no level or colour to choose
     assert menu.rule.value == "renju"
     choose(app, menu.rule)  # renju -> freestyle
     choose(app, menu.size, 2)  # 15 -> 19 -> 20
@@ -120,6 +120,30 @@ def test_two_players_asks_for_rule_board_and_time_and_remembers_them(app: App) -
         "time_control": {"game_s": 180, "increment_s": 2, "move_s": 0},
     })
     assert (app.settings.rule, app.settings.board_size, app.settings.game_s) == ("freestyle", 20, 180)
+
+
+def test_the_second_player_is_named_in_the_two_players_panel(tmp_path: Path) -> None:
+    # White had always been "Guest", on the card and in every saved game.
+    app = App(AppOptions(windowed=True, size=(1280, 800), home=tmp_path / "home"))
+    try:
+        app.frame()
+        menu = app.current
+        click(app, menu.local_button.rect.center)
+        click(app, menu.guest_input.control_rect.center)  # "Guest" is highlighted: typing replaces it
+        type_text(app, "Bob", enter=True)
+        assert menu.panel_open and app.current_name == "menu"  # Enter confirmed the name, no more
+        assert app.settings.guest_name == "Bob"
+        click(app, menu.guest_input.control_rect.center)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=pygame.KMOD_CTRL, unicode=""))
+        press_key(app, pygame.K_BACKSPACE)
+        press_key(app, pygame.K_RETURN)  # an empty name is refused, in words
+        assert any("second player's name must be" in notice.text for notice in app.notices)
+        assert menu.guest_input.text == "Bob" and app.settings.guest_name == "Bob"
+        click(app, menu.start_button.rect.center)
+        assert app.current_name == "board"
+        assert [app.current.game.player(color).name for color in Color] == ["Player", "Bob"]
+    finally:
+        app.close()
 
 
 def test_the_two_players_panel_works_from_the_keyboard(app: App) -> None:

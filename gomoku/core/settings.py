@@ -42,6 +42,7 @@ class Settings:
     """Everything the player can choose; field values are plain JSON types."""
 
     player_name: str = "Player"
+    guest_name: str = "Guest"  # the second player in a game for two on this screen
     level: str = "medium"  # easy / medium / hard
     rule: str = "freestyle"  # freestyle / standard / renju
     move_s: int = 0  # per-move countdown in seconds, 0 = none
@@ -137,6 +138,7 @@ def _interface(value: Any) -> str | None:
 
 _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "player_name": _name,
+    "guest_name": _name,
     "level": _choice(LEVELS),
     "rule": _choice(RULES),
     "move_s": _whole(0, MAX_MOVE_S),

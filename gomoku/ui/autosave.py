@@ -44,8 +44,11 @@ def setup_of(record: GameRecord, settings: Settings) -> GameSetup:
     if "human_color" not in data:
         data["human_color"] = "black"
     setup, _ = GameSetup.from_data(data, settings)
-    human_name = record.black if setup.human_color is Color.BLACK else record.white
-    return replace(setup, human_name=human_name or setup.human_name)
+    names = {Color.BLACK: record.black, Color.WHITE: record.white}
+    human_name, guest_name = names[setup.human_color], names[setup.human_color.other]
+    if setup.mode != "local":
+        guest_name = setup.guest_name  # the other side is the computer: its name is not a guest's
+    return replace(setup, human_name=human_name or setup.human_name, guest_name=guest_name or setup.guest_name)
 
 
 def restore(record: GameRecord, settings: Settings) -> tuple[GameSetup, Game]:

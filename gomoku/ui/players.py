@@ -64,6 +64,7 @@ class GameSetup:
     size: int = 15
     time_control: TimeControl = TimeControl()
     human_name: str = "Player"
+    guest_name: str = GUEST_NAME  # the other player of a game for two (mode "local")
 
     @classmethod
     def from_data(
@@ -124,6 +125,7 @@ class GameSetup:
                 size=size,
                 time_control=control,
                 human_name=settings.player_name,
+                guest_name=settings.guest_name,
             ),
             problems,
         )
@@ -153,7 +155,7 @@ class GameSetup:
         if self.mode == "ai":
             other = PlayerInfo(COMPUTER_NAME, "ai", self.level.value)
         else:
-            other = PlayerInfo(GUEST_NAME, "human")
+            other = PlayerInfo(self.guest_name, "human")
         return {self.human_color: human, self.human_color.other: other}
 
 

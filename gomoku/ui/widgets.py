@@ -640,6 +640,11 @@ CURSOR_KEYS = (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN, pygame
 """Keys that move the cursor: in a text field they end the selection and keep the text."""
 
 
+TYPING_EVENTS = (pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT)
+"""A focused text field's own events: a scene hands them to the field alone, so that its Enter
+never also presses a button."""
+
+
 class TextInput(_LabelledControl):
     """A one-line text field: click to focus, type, Enter or a click elsewhere to commit.
 

@@ -28,6 +28,7 @@ from gomoku.ui.scenes import (
     time_control_options,
 )
 from gomoku.ui.widgets import (
+    TYPING_EVENTS,
     Button,
     Choice,
     FocusRing,
@@ -46,7 +47,6 @@ EMPTY_LIST_LINES = (
     "and that a firewall lets Gomoku through, or type the address below.",
 )
 ADDRESS_HINT = "e.g. 192.168.1.20 or alice-pc.local:15515"
-TYPING_EVENTS = (pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT)  # a focused field's own
 
 
 def time_words(control: TimeControl) -> str:

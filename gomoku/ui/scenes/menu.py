@@ -10,8 +10,10 @@ from typing import Any
 import pygame
 
 from gomoku.core import Board, Rule
+from gomoku.core.settings import MAX_NAME_LENGTH, check_value
 from gomoku.engine.api import Level, Position, SearchLimit, SearchResult
 from gomoku.ui.board_view import BoardView, Overlay, arrange
+from gomoku.ui.players import GUEST_NAME
 from gomoku.ui.scene import Scene
 from gomoku.ui.scenes import (
     COLOR_OPTIONS,
@@ -23,7 +25,17 @@ from gomoku.ui.scenes import (
     time_control_options,
 )
 from gomoku.ui.side_panel import game_arrangement
-from gomoku.ui.widgets import Button, Choice, FocusRing, Label, Panel, column
+from gomoku.ui.widgets import (
+    TYPING_EVENTS,
+    Button,
+    Choice,
+    FocusRing,
+    Label,
+    Panel,
+    TextInput,
+    Widget,
+    column,
+)
 
 ATTRACT_MOVE_S = 1.0
 """Seconds between moves of the game behind the menu."""
@@ -200,9 +212,10 @@ class MenuScene(Scene):
         self.size = Choice(theme, "Board", size_options(settings.rule), settings.board_size)
         self.time = Choice(theme, "Time", time_control_options(self._settings_time()),
                            self._settings_time())
+        self.guest_input = TextInput(theme, "Second player", max_length=MAX_NAME_LENGTH, placeholder=GUEST_NAME)
         self.start_button = Button(theme, "Start", primary=True, hotkey=pygame.K_RETURN)
         self.back_button = Button(theme, "Back")
-        self.choices: list[Choice] = []
+        self.rows: list[Widget] = []  # the open panel's options, top to bottom
         self.panel_focus = FocusRing()
         self.board_rect = pygame.Rect(0, 0, 0, 0)
         self._backdrop: pygame.Surface | None = None
@@ -220,9 +233,11 @@ class MenuScene(Scene):
             return
         self._load_choices()
         self.panel.title = PANEL_TITLES[mode]
-        self.choices = [self.level, self.color] if mode == "ai" else []
-        self.choices += [self.rule, self.size, self.time]
-        self.panel_focus = FocusRing([*self.choices, self.back_button, self.start_button])
+        if mode == "ai":
+            self.rows = [self.level, self.color, self.rule, self.size, self.time]
+        else:  # the name last: opened by keyboard, the first row is highlighted and Enter starts
+            self.rows = [self.rule, self.size, self.time, self.guest_input]
+        self.panel_focus = FocusRing([*self.rows, self.back_button, self.start_button])
         self.resize(self.app.screen_size)  # the panel's height follows its rows
 
     def _settings_time(self) -> tuple[int, int, int]:
@@ -275,6 +290,7 @@ class MenuScene(Scene):
     def _load_choices(self) -> None:
         s = self.app.settings
         self.level.value = s.level
+        self.guest_input.set_text(s.guest_name)
         self.color.value = s.human_color
         self.rule.value = s.rule
         offer_sizes(self.size, self.rule.value, s.board_size)
@@ -332,14 +348,13 @@ class MenuScene(Scene):
         panel_w = min(width - 2 * theme.pad, theme.px(620))
         row_h = theme.control_h
         title_h = 5 * theme.pad + theme.heading_px  # Panel.content_rect's top offset plus its gap
-        panel_h = title_h + len(self.choices) * (row_h + theme.pad) + theme.px(20) + row_h + theme.px(24)
+        panel_h = title_h + len(self.rows) * (row_h + theme.pad) + theme.px(20) + row_h + theme.px(24)
         self.panel.rect = pygame.Rect(0, 0, panel_w, min(height - 2 * theme.pad, panel_h))
         self.panel.rect.center = (width // 2, height // 2)
         inner = self.panel.content_rect
-        for choice, rect in zip(self.choices, column(inner.left, inner.top, inner.width,
-                                                      len(self.choices), row_h, theme.pad),
-                                strict=True):
-            choice.rect = rect
+        for row, rect in zip(self.rows, column(inner.left, inner.top, inner.width, len(self.rows), row_h, theme.pad),
+                             strict=True):
+            row.rect = rect
         button_w = (inner.width - theme.pad * 2) // 2
         bottom = self.panel.rect.bottom - theme.px(24) - row_h
         self.back_button.rect = pygame.Rect(inner.left, bottom, button_w, row_h)
@@ -422,23 +437,44 @@ class MenuScene(Scene):
             app.quit()
 
     def _handle_panel(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+        naming = self.panel_mode == "local"
+        typing = naming and self.guest_input.focused and event.type in TYPING_EVENTS
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and not typing:
             self._open_panel(None)
             return
         if self.panel_focus.handle_event(event):
             return
+        if naming and self.guest_input.handle_event(event):
+            self._commit_guest()
+        if typing:
+            return  # the field's keys are its own: its Enter confirms the name, it does not start
         if self.back_button.handle_event(event):
             self._open_panel(None)
             return
         if self.start_button.handle_event(event):
             self._start_game()
             return
-        for choice in self.choices:
-            if choice.handle_event(event) and choice is self.rule:
+        for choice in (self.level, self.color, self.rule, self.size, self.time):
+            if choice in self.rows and choice.handle_event(event) and choice is self.rule:
                 offer_sizes(self.size, self.rule.value, self.size.value)
+
+    def _commit_guest(self) -> None:
+        """Keep the second player's typed name; one not allowed is explained and the old stays."""
+        settings = self.app.settings
+        name = self.guest_input.text.strip()
+        problem = check_value("guest_name", name)
+        if problem is not None:
+            self.app.notify(f"The second player's name {problem}; it stays {settings.guest_name!r}.", error=True)
+        elif name != settings.guest_name:
+            settings.guest_name = name
+            self.app.save_settings()
+        self.guest_input.set_text(settings.guest_name)
 
     def _start_game(self) -> None:
         """Remember the panel's choices as the new defaults, then start its game."""
+        if self.guest_input.focused:  # a name being typed counts as entered
+            self.guest_input.commit()
+            self._commit_guest()
         game_s, increment_s, move_s = self.time.value
         mode = self.panel_mode
         data: dict[str, Any] = {"mode": mode}
@@ -466,10 +502,12 @@ class MenuScene(Scene):
         screen is not drawn again (unless a notice covered it)."""
         backdrop = self._render_backdrop(surface.get_size())
         if self.panel_open:
-            widgets = [self.panel, *self.choices, self.back_button, self.start_button]
+            widgets = [self.panel, *self.rows, self.back_button, self.start_button]
         else:
             widgets = [self.title, self.subtitle, self.keys_hint, self.preparing, *self.buttons]
-        if self.unchanged_frame(surface, (self._backdrop_key, self.panel_mode, *(w.appearance for w in widgets))):
+        blink = (pygame.time.get_ticks() // 500) % 2 if self.guest_input.focused else 0  # the text cursor
+        key = (self._backdrop_key, self.panel_mode, blink, *(w.appearance for w in widgets))
+        if self.unchanged_frame(surface, key):
             return
         surface.blit(backdrop, (0, 0))
         if self.panel_open:  # the panel takes the menu's place: no half-hidden title behind it
@@ -511,7 +549,7 @@ class MenuScene(Scene):
             self._dim.fill(self.app.theme.colors.shade)
         surface.blit(self._dim, (0, 0))
         self.panel.draw(surface)
-        for choice in self.choices:
-            choice.draw(surface)
+        for row in self.rows:
+            row.draw(surface)
         self.back_button.draw(surface)
         self.start_button.draw(surface)
