@@ -34,6 +34,7 @@ def test_missing_file_gives_defaults_and_no_warning(tmp_path: Path) -> None:
 settings_values = st.builds(
     Settings,
     player_name=st.text(min_size=1, max_size=24).filter(str.strip).filter(str.isprintable),
+    guest_name=st.text(min_size=1, max_size=24).filter(str.strip).filter(str.isprintable),
     level=st.sampled_from(["easy", "medium", "hard"]),
     rule=st.sampled_from(["freestyle", "standard", "renju"]),
     move_s=st.integers(0, 3600),
@@ -132,6 +133,9 @@ def test_whole_numbers_written_as_floats_are_accepted(tmp_path: Path) -> None:
         ("music_volume", float("nan")),
         ("player_name", "   "),
         ("player_name", "x" * 25),
+        ("guest_name", "Bob\x00"),
+        ("guest_name", "\u202eboB"),  # a right-to-left override: not printable
+        ("guest_name", ""),
         ("lan_interface", "my house"),
         ("human_color", "green"),
         ("rule", "Renju"),
