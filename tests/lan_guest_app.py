@@ -2,7 +2,7 @@
 
     python tests/lan_guest_app.py HOME PORT
 
-It joins 127.0.0.1:PORT from the lobby, presses Ready, plays h8 (7, 7) once the game starts,
+It joins 127.0.0.1:PORT from the lobby, presses Ready, plays h8 (7, 7) after thinking 0.3 s,
 prints "played" when the host has taken it (and the autosave is written), then keeps running
 frames until it is killed.
 """
@@ -36,6 +36,7 @@ def main() -> None:
             link.set_ready(True)
             stage = "ready"
         elif stage == "ready" and link.state == "playing" and link.my_turn:
+            time.sleep(0.3)  # a move that takes time, for the rejoin's "time used"
             link.move((7, 7))
             stage = "moved"
         elif stage == "moved" and link.game.board.ply >= 2:  # the host answered: h8 was taken

@@ -6,7 +6,9 @@ import queue
 
 import pytest
 
+from gomoku.core.board import Board
 from gomoku.core.clock import TimeControl
+from gomoku.core.game import Game, PlayerInfo
 from gomoku.core.types import Color, Rule
 from gomoku.net import events as ev
 from gomoku.ui.lan_link import LanLink
@@ -112,3 +114,21 @@ def test_a_timed_duel_shows_each_side_its_whole_game_time_before_the_start() -> 
     assert link.game is not None and not link.game.clock.running
     assert [link.game.clock.remaining(color, 9.0) for color in Color] == [180.0, 180.0]
     assert link.game.clock.flagged(9.0) is None
+
+
+def test_a_rejoin_after_a_crash_takes_the_move_times_back_from_the_saved_game() -> None:
+    # The sync carries no times, and the app that crashed starts with an empty game: "time
+    # used" had read 0:00 for every stone played before the crash.
+    saved = Game(Board(), PlayerInfo("Alice", "human"), PlayerInfo("Bob", "remote"))
+    saved.start(0.0)
+    saved.play(7, 7, 4.0)
+    saved.play(8, 8, 9.0)
+    bridge = QuietBridge()
+    link = LanLink(bridge, "Alice")
+    link.join("127.0.0.1", 15515, "token", saved)
+    bridge.events.put(ev.Connected("guest", "Alice", "Bob", Color.BLACK, Rule.FREESTYLE, 15, TimeControl(),
+                                   "token", "127.0.0.1", 15515))
+    bridge.events.put(ev.PositionSet(((7, 7), (8, 8)), Rule.FREESTYLE, Color.BLACK, ev.ClockMs(),
+                                     "playing", why="sync"))
+    link.pump(20.0)
+    assert link.game is not None and link.game.move_times == [4.0, 5.0]

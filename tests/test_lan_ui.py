@@ -15,6 +15,7 @@ import pygame
 import pytest
 from app_input import click, type_text
 
+from gomoku.core import records
 from gomoku.core.clock import TimeControl
 from gomoku.core.types import Color, Rule
 from gomoku.net import events as ev
@@ -483,6 +484,7 @@ def test_a_guest_whose_app_died_continues_the_duel_from_the_menu(tmp_path, host_
     while time.monotonic() < lost_by and peer.last(ev.ConnectionLost) is None:
         time.sleep(0.05)
     assert peer.last(ev.ConnectionLost) is not None
+    saved_times = records.load_record(home / "autosave.gomoku").times
     app = App(AppOptions(windowed=True, size=(1280, 800), home=home, lan_interface=LOOPBACK))
     try:
         app.frame()
@@ -492,6 +494,8 @@ def test_a_guest_whose_app_died_continues_the_duel_from_the_menu(tmp_path, host_
         assert "rejoining" in app.current.address_note.text
         run_until(app, lambda: app.current_name == "board" and app.lan.game.board.ply == 2, peer)
         assert app.lan.game.board.moves == [(7, 7), (8, 8)]
+        # The host's sync carries no move times: they come back from the autosave, not as 0:00.
+        assert saved_times[0] >= 0.3 and app.lan.game.move_times == pytest.approx(saved_times)
         assert app.lan.info.opponent_name == "Bob" and app.lan.my_color is Color.BLACK
         assert peer.last(ev.Reconnected) is not None
         click(app, app.current.view.geometry.center((9, 9)))  # and the game goes on

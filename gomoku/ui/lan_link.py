@@ -70,6 +70,7 @@ class LanLink:
         self.version = 0  # grows on every whole-position change (the board scene re-installs)
         self.placed = 0  # grows on every stone played
         self.last_sync_why = ""
+        self._rejoined: Game | None = None  # the autosaved game a rejoin after a crash takes back
         self.bridge.start()
 
     # --- the UI's commands ---------------------------------------------------------------
@@ -83,9 +84,12 @@ class LanLink:
         self.hosting = None
         self.bridge.host(options)
 
-    def join(self, address: str, port: int, session: str | None = None) -> None:
+    def join(self, address: str, port: int, session: str | None = None, saved: Game | None = None) -> None:
+        """Join a host; with the `session` of a seat this app lost by crashing, `saved` is the
+        game its autosave kept, whose move times the host's sync does not carry."""
         self.error = None
         self.phase = "joining"
+        self._rejoined = saved if session is not None else None
         self.bridge.join(address, port, self.name, session)
 
     def cancel(self) -> None:
@@ -354,10 +358,13 @@ class LanLink:
 
     def _kept_times(self, board: Board, why: str) -> list[float]:
         """Move times for `board`'s stones: after an undo or a sync, those of the stones the
-        shown game already had (the protocol carries no times, and the panel's "time used" and
-        the saved record add them up); 0 for the rest and for a new game."""
+        shown game already had, or after a rejoin from the autosave the saved game had (the
+        protocol carries no times, and the panel's "time used" and the saved record add them
+        up); 0 for the rest and for a new game."""
         times = [0.0] * board.ply
         previous = self.game
+        if why == "sync" and (previous is None or previous.board.ply == 0):
+            previous = self._rejoined  # back after a crash: the shown game is new and empty
         if why not in ("undo", "sync") or previous is None:
             return times
         for index, (point, before) in enumerate(zip(board.moves, previous.board.moves, strict=False)):

@@ -14,6 +14,7 @@ from typing import Any
 import pygame
 
 from gomoku.core.clock import TimeControl
+from gomoku.core.game import Game
 from gomoku.core.types import Color, Rule
 from gomoku.net.address import parse_address, shown_host
 from gomoku.net.events import DEFAULT_PORT, HostInfo, HostOptions
@@ -116,8 +117,9 @@ class LobbyScene(Scene):
         link.browse(True)
         seat = data.get("rejoin")
         if isinstance(seat, dict):  # Continue after this app died mid-duel: take the seat back
+            saved = data.get("saved")
             self._join(seat["address"], seat["port"], f"{seat['opponent']} (rejoining the game)",
-                       session=seat["session"])
+                       session=seat["session"], saved=saved if isinstance(saved, Game) else None)
 
     def leave(self) -> None:
         if self.name_input.focused:
@@ -316,12 +318,13 @@ class LobbyScene(Scene):
             return
         self._join(*checked, None)
 
-    def _join(self, address: str, port: int, label: str | None, session: str | None = None) -> None:
+    def _join(self, address: str, port: int, label: str | None, session: str | None = None,
+              saved: Game | None = None) -> None:
         link = self.app.open_lan()
         link.name = self.app.settings.player_name
         shown = shown_host(address)
         self._joining_to = label or f"{shown}:{port}"
-        link.join(address, port, session)
+        link.join(address, port, session, saved)
 
     # --- the frame -----------------------------------------------------------------------
 

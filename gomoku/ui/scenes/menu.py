@@ -278,7 +278,7 @@ class MenuScene(Scene):
         if loaded is not None:
             seat = autosave.rejoin_of(self.app.paths.autosave_file, time.time())
             if seat is not None:  # a LAN duel this app left by crashing: the host keeps the seat
-                self.app.switch("lobby", {"rejoin": seat})
+                self.app.switch("lobby", {"rejoin": seat, "saved": loaded[1]})
             else:
                 self.app.switch("board", {"resume": True})
             return
