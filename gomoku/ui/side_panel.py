@@ -133,8 +133,11 @@ def card_content(theme: Theme, game: Game, color: Color, player: Player | None, 
             detail = f"game {format_seconds(remaining)}"
         bar = big / move_s
         clock_colour = colors.text
-    elif move_s:  # waiting: its game time, or what its next move gets (the game over: what it had left)
-        big = min(clock.move_remaining(now), remaining) if on_move else move_s if math.isinf(remaining) else remaining
+    elif move_s:  # waiting: its game time, or what its next move gets
+        if on_move:  # the game is over on its move: what it had left (0:00 after a timeout)
+            big = min(clock.move_remaining(now), remaining)
+        else:
+            big = move_s if math.isinf(remaining) else remaining
         detail = f"used {format_elapsed(used)}" if math.isinf(remaining) else ""
         clock_colour = colors.text_dim if math.isinf(remaining) else colors.text
     elif untimed:  # the clock only measures, and says so
