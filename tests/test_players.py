@@ -160,6 +160,10 @@ def test_game_setup_reports_bad_values_and_uses_the_settings() -> None:
     assert len(problems) == 4
     assert setup.mode == "ai" and setup.level is Level.MEDIUM and setup.size == 15
     assert setup.time_control.is_untimed
+    setup, problems = GameSetup.from_data({"mode": "local", "human_name": "Ann", "guest_name": "Bob\x1b[2J"},
+                                          Settings(guest_name="Carl"))
+    assert (setup.human_name, setup.guest_name) == ("Ann", "Carl")  # an escape code is no name
+    assert problems == ["the second player's name must be 1 to 24 printable characters"]
 
 
 def test_ai_player_reports_its_search_budget_and_the_time_spent_while_thinking(engine: EngineSession) -> None:

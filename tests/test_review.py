@@ -6,7 +6,7 @@ import pygame
 from app_input import click, idle_frames, press
 
 from gomoku.core.records import GameRecord
-from gomoku.core.types import Rule
+from gomoku.core.types import Color, Rule
 from gomoku.ui.app import App
 
 MOVES = [(7, 7), (8, 7), (7, 8), (8, 8), (7, 9), (8, 9), (7, 10), (8, 10), (7, 11)]  # black wins down h
@@ -62,6 +62,18 @@ def test_play_on_from_a_move_starts_a_game_there(app: App) -> None:
     assert app.current_name == "board"
     assert app.current.game.board.moves == MOVES[:4]
     assert app.current.setup.mode == "local"
+    # The same two players play on, not "Player" and "Guest".
+    assert [app.current.game.player(color).name for color in Color] == ["Ann", "Bob"]
+
+
+def test_play_on_with_a_name_we_would_not_accept_uses_the_settings_one(app: App) -> None:
+    record = _record()
+    record.white = "B" * 30  # a long name from another program's file
+    app.switch("review", {"record": record, "ply": 4})
+    app.frame()
+    click(app, app.current.play_local.rect)
+    assert [app.current.game.player(color).name for color in Color] == ["Ann", "Guest"]
+    assert not app.notices  # nothing to complain about: the settings' name stands in
 
 
 def test_play_on_from_the_decided_end_is_refused(app: App) -> None:

@@ -124,8 +124,8 @@ class GameSetup:
                 rule=rule,
                 size=size,
                 time_control=control,
-                human_name=settings.player_name,
-                guest_name=settings.guest_name,
+                human_name=pick("human_name", "player_name", "the first player's name"),
+                guest_name=pick("guest_name", "guest_name", "the second player's name"),
             ),
             problems,
         )

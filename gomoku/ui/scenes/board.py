@@ -1,7 +1,8 @@
 """The board scene: a game in progress vs the computer or between two players on one screen.
 
 Enter data (all optional, the settings fill the rest): mode "ai"|"local", level, human_color,
-rule, size, time_control {game_s, increment_s, move_s}, resume (load the autosave),
+human_name and guest_name (the players' names), rule, size, time_control {game_s, increment_s,
+move_s}, resume (load the autosave),
 record_path (start from a saved record), moves [[x, y], ...] (start from a position),
 snapshot (a game handed back by the records scene, as the autosave stores it).
 mode "lan" shows the app's LAN duel (app.lan): its mirror game, with the duel's card and chat.

@@ -14,6 +14,7 @@ import pygame
 from gomoku.core.board import Board
 from gomoku.core.notation import format_point
 from gomoku.core.records import GameRecord
+from gomoku.core.settings import check_value
 from gomoku.core.types import Color, Rule
 from gomoku.ui.board_view import MIN_PANEL_W, BoardView, Overlay, arrange
 from gomoku.ui.move_list import MoveList
@@ -213,6 +214,12 @@ class ReviewScene(Scene):
         }
         if mode == "ai":
             data["human_color"] = self.board.to_move.label
+        else:  # the same two players (names we would accept; else the settings' own)
+            data["human_color"] = "black"
+            for key, setting, name in (("human_name", "player_name", self.record.black),
+                                       ("guest_name", "guest_name", self.record.white)):
+                if check_value(setting, name) is None:
+                    data[key] = name
         self.app.switch("board", data)
 
     def draw(self, surface: pygame.Surface) -> None:
