@@ -155,6 +155,13 @@ def test_the_two_players_panel_works_from_the_keyboard(app: App) -> None:
     press_key(app, pygame.K_ESCAPE)  # back to the menu, nothing started
     assert not menu.panel_open and app.current_name == "menu"
     press_key(app, pygame.K_RETURN)  # the focus stayed on Two players
+    for _ in range(3):
+        press_key(app, pygame.K_DOWN)  # board, time, then the second player's name
+    assert menu.guest_input.highlighted
+    press_key(app, pygame.K_RETURN)  # edit the name
+    assert menu.guest_input.focused
+    type_text(app, "Zoe", enter=True)  # Enter confirms it and moves on to Start
+    assert menu.panel_open and menu.start_button.highlighted and app.settings.guest_name == "Zoe"
     press_key(app, pygame.K_RETURN)  # Enter starts the game
     assert app.switches[-1][0] == "board" and app.switches[-1][1]["mode"] == "local"
 

@@ -943,6 +943,12 @@ class FocusRing:
         self.index = target
         self.widgets[target].highlighted = True
 
+    def focus_on(self, widget: Widget) -> None:
+        """Highlight `widget` (one of the ring's) as if the keys had moved there."""
+        self.clear()
+        self.index = self.widgets.index(widget)
+        widget.highlighted = True
+
     def handle_event(self, event: pygame.event.Event) -> bool:
         """Move the focus on Up/Down/Tab; True when the event was used for that."""
         if any(isinstance(w, TextInput) and w.focused for w in self.widgets):

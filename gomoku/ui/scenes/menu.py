@@ -447,7 +447,11 @@ class MenuScene(Scene):
         if naming and self.guest_input.handle_event(event):
             self._commit_guest()
         if typing:
+            if not self.guest_input.focused and self.panel_focus.current is self.guest_input:
+                self.panel_focus.focus_on(self.start_button)  # by keyboard: the next Enter starts
             return  # the field's keys are its own: its Enter confirms the name, it does not start
+        if event.type == pygame.KEYDOWN and self.guest_input.focused:
+            return  # this Enter opened the field (from the keyboard): it does not press Start too
         if self.back_button.handle_event(event):
             self._open_panel(None)
             return
