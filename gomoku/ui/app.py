@@ -428,16 +428,23 @@ class App:
     def rename_player(self, typed: str) -> str:
         """Take the name the player typed (settings, lobby): saved if valid, else a notice says
         why and the old name stays. Returns the name in force."""
-        name = typed.strip()
-        problem = check_value("player_name", name)
-        if problem is not None:
-            self.notify(f"Your name {problem}; it stays {self.settings.player_name!r}.", error=True)
-            return self.settings.player_name
-        if name != self.settings.player_name:
-            self.settings.player_name = name
-            self.save_settings()
+        name = self.set_name("player_name", typed, "Your name")
         if self.lan is not None:
             self.lan.name = name
+        return name
+
+    def set_name(self, setting: str, typed: str, whose: str) -> str:
+        """Keep a typed name in the name setting `setting` ("player_name", "guest_name") if it is
+        allowed, else say why (`whose` begins the notice) and keep the old one. Returns the name
+        in force."""
+        name, old = typed.strip(), getattr(self.settings, setting)
+        problem = check_value(setting, name)
+        if problem is not None:
+            self.notify(f"{whose} {problem}; it stays {old!r}.", error=True)
+            return old
+        if name != old:
+            setattr(self.settings, setting, name)
+            self.save_settings()
         return name
 
     def save_settings(self) -> bool:

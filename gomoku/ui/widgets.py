@@ -939,9 +939,7 @@ class FocusRing:
             target = active[0] if step > 0 else active[-1]
         else:
             target = active[(active.index(self.index) + step) % len(active)]
-        self.clear()
-        self.index = target
-        self.widgets[target].highlighted = True
+        self.focus_on(self.widgets[target])
 
     def focus_on(self, widget: Widget) -> None:
         """Highlight `widget` (one of the ring's) as if the keys had moved there."""

@@ -10,7 +10,7 @@ from typing import Any
 import pygame
 
 from gomoku.core import Board, Rule
-from gomoku.core.settings import MAX_NAME_LENGTH, check_value
+from gomoku.core.settings import MAX_NAME_LENGTH
 from gomoku.engine.api import Level, Position, SearchLimit, SearchResult
 from gomoku.ui.board_view import BoardView, Overlay, arrange
 from gomoku.ui.players import GUEST_NAME
@@ -464,15 +464,7 @@ class MenuScene(Scene):
 
     def _commit_guest(self) -> None:
         """Keep the second player's typed name; one not allowed is explained and the old stays."""
-        settings = self.app.settings
-        name = self.guest_input.text.strip()
-        problem = check_value("guest_name", name)
-        if problem is not None:
-            self.app.notify(f"The second player's name {problem}; it stays {settings.guest_name!r}.", error=True)
-        elif name != settings.guest_name:
-            settings.guest_name = name
-            self.app.save_settings()
-        self.guest_input.set_text(settings.guest_name)
+        self.guest_input.set_text(self.app.set_name("guest_name", self.guest_input.text, "The second player's name"))
 
     def _start_game(self) -> None:
         """Remember the panel's choices as the new defaults, then start its game."""
