@@ -165,6 +165,39 @@ def test_typing_replaces_the_default_name_but_adds_to_a_chosen_one(app: App) -> 
     assert app.settings.player_name == "Ada L"
 
 
+def test_the_second_player_is_named_here_and_in_the_menu_alike(app: App) -> None:
+    # The Two players panel had been the only place to name white.
+    scene = app.current
+    assert scene.guest_input.text == "Guest"
+    click(app, scene.guest_input.control_rect.center)
+    type_text(app, "Bob")  # "Guest" is selected: typing replaces it
+    press_key(app, pygame.K_RETURN)
+    assert app.settings.guest_name == "Bob" and saved(app)["guest_name"] == "Bob"
+    assert app.settings.player_name == "Player"  # the first name is untouched
+    click(app, scene.guest_input.control_rect.center)
+    for _ in range(len("Bob")):
+        press_key(app, pygame.K_BACKSPACE)
+    press_key(app, pygame.K_RETURN)  # an empty name is refused, in words
+    assert any("second player's name must be" in notice.text for notice in app.notices)
+    assert scene.guest_input.text == "Bob" and app.settings.guest_name == "Bob"
+    click(app, scene.back_button.rect.center)
+    menu = app.current
+    click(app, menu.local_button.rect.center)
+    assert menu.guest_input.text == "Bob"
+
+
+def test_the_second_name_being_typed_is_kept_when_leaving(app: App) -> None:
+    scene = app.current
+    click(app, scene.guest_input.control_rect.center)
+    type_text(app, "Ann")
+    press_key(app, pygame.K_ESCAPE)  # Esc in the field abandons the edit, not the scene
+    assert app.current_name == "settings" and app.settings.guest_name == "Guest"
+    click(app, scene.guest_input.control_rect.center)
+    type_text(app, "Ann")
+    click(app, scene.back_button.rect.center)
+    assert app.current_name == "menu" and app.settings.guest_name == "Ann"
+
+
 def test_fullscreen_toggle_switches_the_display_at_once(app: App) -> None:
     scene = app.current
     assert scene.fullscreen.value is False  # the test app is windowed
@@ -214,6 +247,7 @@ def test_settings_from_a_hand_edited_file_show_even_off_preset(home: Path) -> No
 
 def test_settings_work_from_the_keyboard(app: App) -> None:
     press_key(app, pygame.K_DOWN)  # your name
+    press_key(app, pygame.K_DOWN)  # the second player's name
     press_key(app, pygame.K_DOWN)  # computer level
     press_key(app, pygame.K_RIGHT)
     assert saved(app)["level"] == "hard"

@@ -6,6 +6,8 @@ from typing import Any
 
 import pygame
 
+from gomoku.core.settings import MAX_NAME_LENGTH
+from gomoku.ui.players import GUEST_NAME
 from gomoku.ui.scene import Scene
 from gomoku.ui.scenes import (
     COLOR_OPTIONS,
@@ -30,7 +32,8 @@ from gomoku.ui.widgets import (
 
 
 class SettingsScene(Scene):
-    """Two panels: the game (name, level, colour, rule, board, time) and sound and display."""
+    """Two panels: the game (the two names, level, colour, rule, board, time) and sound and
+    display."""
 
     name = "settings"
 
@@ -40,7 +43,8 @@ class SettingsScene(Scene):
         self.title = Label(theme, "Settings", align="center", bold=True)
         self.game_panel = Panel(theme, title="Game")
         self.view_panel = Panel(theme, title="Sound and display")
-        self.name_input = TextInput(theme, "Your name", max_length=24, placeholder="Player")
+        self.name_input = TextInput(theme, "Your name", max_length=MAX_NAME_LENGTH, placeholder="Player")
+        self.guest_input = TextInput(theme, "Second player", max_length=MAX_NAME_LENGTH, placeholder=GUEST_NAME)
         self.level = Choice(theme, "Computer level", LEVEL_OPTIONS)
         self.color = Choice(theme, "You play", COLOR_OPTIONS)
         self.rule = Choice(theme, "Rule", RULE_OPTIONS)
@@ -54,8 +58,9 @@ class SettingsScene(Scene):
         self.fullscreen = Toggle(theme, "Fullscreen")
         self.note = Label(theme, "Changes are saved at once.", align="center")
         self.back_button = Button(theme, "Back", primary=True)
+        self.name_fields = (self.name_input, self.guest_input)
         self.game_widgets: list[Widget] = [
-            self.name_input, self.level, self.color, self.rule, self.size, self.time,
+            self.name_input, self.guest_input, self.level, self.color, self.rule, self.size, self.time,
         ]
         self.view_widgets: list[Widget] = [
             self.sfx, self.music, self.mute, self.numbers, self.coordinates, self.fullscreen,
@@ -78,14 +83,16 @@ class SettingsScene(Scene):
         if self._unsaved_volume:  # left in the middle of a drag
             self._unsaved_volume = False
             self.app.save_settings()
-        if self.name_input.focused:  # a name being typed counts as entered
-            self.name_input.commit()
-            self._commit_name()
+        for field in self.name_fields:
+            if field.focused:  # a name being typed counts as entered
+                field.commit()
+                self._commit_name(field)
 
     def load_from_settings(self) -> None:
         """Show the current settings in the widgets."""
         s = self.app.settings
         self.name_input.set_text(s.player_name)
+        self.guest_input.set_text(s.guest_name)
         self.level.value = s.level
         self.color.value = s.human_color
         self.rule.value = s.rule
@@ -140,7 +147,7 @@ class SettingsScene(Scene):
         self.note.colour = theme.colors.text_dim
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and not self.name_input.focused:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and not self._typing():
             self.app.switch("menu", {})
             return
         if self.focus.handle_event(event):
@@ -158,8 +165,8 @@ class SettingsScene(Scene):
     def _apply(self, widget: Widget) -> None:
         """Copy the changed widget's value into the settings, save, and apply it at once."""
         s = self.app.settings
-        if widget is self.name_input:
-            self._commit_name()
+        if widget in self.name_fields:
+            self._commit_name(widget)
             return
         if widget in self.copied_as_is:
             setattr(s, self.copied_as_is[widget], widget.value)  # type: ignore[attr-defined]
@@ -181,13 +188,21 @@ class SettingsScene(Scene):
         if widget is self.sfx:
             self.app.audio.play("place")  # let the player hear the new volume
 
-    def _commit_name(self) -> None:
-        self.name_input.set_text(self.app.rename_player(self.name_input.text))
+    def _typing(self) -> bool:
+        """A name is being edited: Esc undoes the edit there instead of leaving."""
+        return any(field.focused for field in self.name_fields)
+
+    def _commit_name(self, field: TextInput) -> None:
+        """Keep the typed name if it is allowed; the field shows the name in force."""
+        if field is self.name_input:
+            field.set_text(self.app.rename_player(field.text))
+        else:
+            field.set_text(self.app.set_name("guest_name", field.text, "The second player's name"))
 
     def draw(self, surface: pygame.Surface) -> None:
         widgets = (self.title, self.game_panel, self.view_panel, *self.game_widgets, *self.view_widgets,
                    self.note, self.back_button)
-        blink = (pygame.time.get_ticks() // 500) % 2 if self.name_input.focused else 0  # the text cursor
+        blink = (pygame.time.get_ticks() // 500) % 2 if self._typing() else 0  # the text cursor
         if self.unchanged_frame(surface, (blink, *(w.appearance for w in widgets))):
             return
         self.app.theme.draw_background(surface)
