@@ -112,6 +112,19 @@ def test_load_lists_saves_and_opens_review(app: App) -> None:
     assert app.current.ply == len(MOVES) and app.current.board.moves == MOVES
 
 
+def test_an_empty_list_says_where_games_come_from(app: App) -> None:
+    # A new player's Load game showed only "No saved games yet.", with no word of how to get one.
+    from layout_checks import text_sizes
+
+    with text_sizes() as drawn:
+        app.switch("records", {})
+        app.frame()
+    texts = [text for _, text in drawn]
+    assert "No saved games yet." in texts
+    assert any("save from the board" in text for text in texts)
+    assert any(".psq files copied into the folder" in text for text in texts)
+
+
 def test_a_damaged_file_is_reported_and_left_alone(app: App) -> None:
     broken = app.paths.saves_dir / "broken.psq"
     broken.write_text("Piskvorky 15x15, 0:0, 0\n8,8,0\n8,8,0\n", encoding="utf-8")

@@ -31,6 +31,8 @@ from gomoku.ui.widgets import Button, Choice, ListView, TextInput, blit_text, wr
 NAME_LIMIT = 48
 _UNSAFE = re.compile(r"[^\w .()\-]+")  # keep letters, digits, spaces and a few signs
 KEPT_SIGNS = "letters, digits, spaces and . ( ) - _"
+EMPTY_HINT = ("Games you save from the board are listed here,",
+              "and .gomoku or Piskvork .psq files copied into the folder above.")
 WINDOWS_RESERVED = frozenset(
     ["CON", "PRN", "AUX", "NUL"] + [f"{port}{digit}" for port in ("COM", "LPT") for digit in "0123456789¹²³"]
 )
@@ -451,6 +453,12 @@ class RecordsScene(Scene):
         if not self.files:
             empty = "No saved games yet." if not self.saving else "No saved games yet: this will be the first."
             blit_text(surface, theme.render(empty, theme.text_px, colors.text_dim), self.list_view.rect)
+            if not self.saving:  # a new player's next step: where games come from
+                below = self.list_view.rect.move(0, theme.font(theme.text_px).get_linesize() + theme.pad // 2)
+                for line in EMPTY_HINT:
+                    hint = theme.fit_text(line, theme.small_px, self.list_view.rect.width - 2 * theme.pad)
+                    blit_text(surface, theme.render(hint, theme.small_px, colors.text_dim), below)
+                    below = below.move(0, theme.font(theme.small_px).get_linesize())
         if self.saving:
             self.name_input.draw(surface)
             self.format_choice.draw(surface)
