@@ -157,3 +157,10 @@ def test_the_vcf_scan_finds_the_fives_and_fours_the_full_analysis_finds(rule) ->
         checked += bool(fours)
     assert checked > 50  # positions with fours to find
     assert rule is Rule.FREESTYLE or forbidden_fours > 0  # and black fours renju forbids
+
+
+def test_the_ui_reads_scores_with_the_search_own_win_values() -> None:
+    # The review's words ("five in 3 moves") come from api's copies of these: they must agree.
+    from gomoku.engine import api
+
+    assert (api.WIN_SCORE, api.FORCED_SCORE) == (threats.WIN, threats.WIN_MIN)

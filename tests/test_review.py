@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import time
+
 import pygame
 from app_input import click, idle_frames, press
 
 from gomoku.core.records import GameRecord
 from gomoku.core.types import Color, Rule
+from gomoku.engine.api import Level, SearchResult
 from gomoku.ui.app import App
+from gomoku.ui.scenes.review import best_move_text
 
 MOVES = [(7, 7), (8, 7), (7, 8), (8, 8), (7, 9), (8, 9), (7, 10), (8, 10), (7, 11)]  # black wins down h
+
+
+def frames_until(app: App, condition, limit: int = 6000) -> None:
+    for _ in range(limit):
+        if condition():
+            return
+        app.frame()
+        time.sleep(0.005)  # the engine's thread runs meanwhile
+    raise AssertionError("the condition never came true")
 
 
 def _record() -> GameRecord:
@@ -106,3 +119,47 @@ def test_an_idle_review_is_not_presented_again_until_a_step(app: App) -> None:
     press(app, pygame.K_LEFT)
     assert app.frames_presented == presented + 1
     assert app.current.ply == len(MOVES) - 1
+
+
+def test_the_computer_shows_its_move_at_the_move_shown(app: App) -> None:
+    # Review had no way to ask where a game went wrong: now H (or the bulb) asks hard.
+    app.switch("review", {"record": _record(), "ply": 2})
+    frames_until(app, lambda: app.engine_ready(Level.HARD))
+    scene = app.current
+    press(app, pygame.K_h)  # an open position: hard takes its 2 s
+    assert scene._text_lines() == ["The computer is thinking..."]  # in place of the keys line
+    assert not scene.best_button.enabled
+    press(app, pygame.K_RIGHT)  # stepping while it thinks drops that search
+    assert scene._best_request is None and scene.best is None
+    frames_until(app, lambda: not app.engine.busy)
+    app.frame()
+    assert scene.best is None  # nothing from the dropped search lands on this move
+    scene.go_to(6)  # black to move: an open four wins
+    press(app, pygame.K_h)
+    frames_until(app, lambda: scene.best is not None)
+    assert scene.best in [(7, 10), (7, 6)]  # either end of black's three makes the open four
+    assert scene.best_text.startswith("Black wins by force with h")
+    assert scene._text_lines() == [scene.best_text]
+    assert not scene.best_button.enabled  # answered for this move
+    press(app, pygame.K_LEFT)  # another position: the answer goes
+    assert scene.best is None and scene.best_text == "" and scene.best_button.enabled
+
+
+def test_asking_at_the_decided_end_says_why_not(app: App) -> None:
+    app.switch("review", {"record": _record()})
+    app.frame()
+    press(app, pygame.K_h)
+    assert app.current._best_request is None
+    assert any("decided at this move" in notice.text for notice in app.notices)
+
+
+def test_the_answer_reads_as_a_player_would_say_it() -> None:
+    def said(score: int, kind: str, side: Color = Color.WHITE) -> str:
+        return best_move_text(SearchResult(move=(7, 7), score=score, info={"kind": kind}), side, "h8")
+
+    assert said(0, "win") == "White makes five at h8."
+    assert said(29_995, "search") == "White wins by force with h8: five in 3 moves."
+    assert said(-29_984, "longest defence") == "Black wins by force (five in 8 moves); white's h8 holds out longest."
+    assert said(0, "longest defence") == "Black wins by force; white's h8 holds out longest."
+    assert said(0, "block", Color.BLACK) == "Black has to stop white's five at h8."
+    assert said(140, "search") == "The computer would play h8 for white."  # no guess at who stands better

@@ -22,6 +22,11 @@ class Level(enum.Enum):
 DEFAULT_BUDGET_S = {Level.EASY: 0.05, Level.MEDIUM: 0.5, Level.HARD: 2.0}
 """Default time per move by level, in seconds."""
 
+WIN_SCORE = 30_000
+"""A search's score for a five: a forced win scores WIN_SCORE less the plies to its five, a
+forced loss the negative (threats.WIN; here so that the UI reads scores without numba)."""
+FORCED_SCORE = WIN_SCORE - 1_000  # beyond this a score is a forced win or loss (threats.WIN_MIN)
+
 
 @dataclass(frozen=True)
 class SearchLimit:

@@ -192,6 +192,13 @@ class EngineSession:
         """True once a worker is attached and searches can be submitted."""
         return self.worker is not None
 
+    def bind(self, app: Any) -> bool:
+        """Attach the app's worker once the app has loaded the engine; True when attached."""
+        if self.worker is None and app.engine_loaded:
+            self.worker = app.engine
+            self.level_ready = app.engine_ready
+        return self.ready
+
     def ready_for(self, level: Level) -> bool:
         """True once a search at `level` answers at once (its engine part is prepared)."""
         return self.worker is not None and (self.level_ready is None or self.level_ready(level))

@@ -288,10 +288,7 @@ class BoardScene(Scene):
 
     def _bind_engine(self) -> bool:
         """Attach the app's worker to the session once the engine has loaded; True when ready."""
-        if not self.engine.ready and self.app.engine_loaded:
-            self.engine.worker = self.app.engine
-            self.engine.level_ready = self.app.engine_ready
-        return self.engine.ready
+        return self.engine.bind(self.app)
 
     def leave(self) -> None:
         """Stop every search and keep the game for Continue (on disk before the scene goes)."""

@@ -1,8 +1,9 @@
-"""The review scene: step through a finished or loaded game, move by move.
+"""The review scene: step through a finished or loaded game, move by move, and ask the
+computer for its move at any of them.
 
 Enter data: {"record": GameRecord, "ply": int (where to start; default the end),
 "back": scene name for Back/Esc (default "menu"), "back_data": dict for that scene}.
-Keys: Left/Right one move, Home/End the start and the end, Esc back.
+Keys: Left/Right one move, Home/End the start and the end, H the computer's move, Esc back.
 """
 
 from __future__ import annotations
@@ -15,13 +16,16 @@ from gomoku.core.board import Board
 from gomoku.core.notation import format_point
 from gomoku.core.records import GameRecord
 from gomoku.core.settings import check_value
-from gomoku.core.types import Color, Rule
+from gomoku.core.types import Color, Point, Rule
+from gomoku.engine.api import FORCED_SCORE, WIN_SCORE, Level, Position, SearchLimit, SearchResult
 from gomoku.ui.board_view import MIN_PANEL_W, BoardView, Overlay, arrange
 from gomoku.ui.move_list import MoveList
+from gomoku.ui.players import EngineSession
 from gomoku.ui.scene import Scene
 from gomoku.ui.widgets import Button, blit_text, wrap_text
 
-REVIEW_KEYS = "Left/Right: one move · Home/End: start/end · Esc: back"
+REVIEW_KEYS = "Left/Right: one move · Home/End: start/end · H: the computer's move · Esc: back"
+BEST_LIMIT = SearchLimit(time_s=2.0)  # hard's own pace in a game: a reviewer can wait for it
 RESULT_TEXT = {"draw": "A draw (the board is full)", "": "Unfinished game"}
 HOW_TEXT = {
     "five": "with five in a row",
@@ -53,6 +57,7 @@ class ReviewScene(Scene):
                               tooltip="One move on (Right)"),
             "last": Button(theme, ">|", hotkey=pygame.K_END, icon="last", tooltip="End (End)"),
         }
+        self.best_button = Button(theme, "?", hotkey=pygame.K_h, icon="hint", tooltip="The computer's move here (H)")
         self.play_local = Button(theme, "Play on: two players")
         self.play_ai = Button(theme, "Play on: vs computer")
         self.back_button = Button(theme, "Back", hotkey=pygame.K_ESCAPE)
@@ -61,6 +66,10 @@ class ReviewScene(Scene):
         self._counter_rect = pygame.Rect(0, 0, 0, 0)
         self._hint_rect = pygame.Rect(0, 0, 0, 0)
         self._hint_lines = [REVIEW_KEYS]
+        self.engine = EngineSession()  # the app's worker, attached when first asked
+        self.best: Point | None = None  # the computer's move at this ply, once it answered
+        self.best_text = ""  # what its answer says, in words
+        self._best_request: int | None = None
 
     @property
     def ply(self) -> int:
@@ -79,6 +88,7 @@ class ReviewScene(Scene):
             self.app.notify("There is no game to review.", error=True)
             record = GameRecord()
         self.record = record
+        self._forget_best()
         self.board = Board(record.size, record.rule)
         if self.view.size != record.size:
             self.view = BoardView(record.size)
@@ -89,6 +99,8 @@ class ReviewScene(Scene):
     def go_to(self, ply: int) -> None:
         """Show the position after `ply` moves (clamped to the game)."""
         ply = max(0, min(self.total, ply))
+        if ply != self.board.ply:
+            self._forget_best()
         while self.board.ply > ply:
             self.board.pop()
         while self.board.ply < ply:
@@ -178,8 +190,9 @@ class ReviewScene(Scene):
 
     def _place_steps(self, row: pygame.Rect) -> None:
         pad = self.app.theme.pad
-        step_w = (row.width - 3 * pad) // 4
-        for index, button in enumerate(self.step_buttons.values()):
+        buttons = [*self.step_buttons.values(), self.best_button]
+        step_w = (row.width - (len(buttons) - 1) * pad) // len(buttons)
+        for index, button in enumerate(buttons):
             button.rect = pygame.Rect(row.left + index * (step_w + pad), row.top, step_w, row.height)
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -188,6 +201,9 @@ class ReviewScene(Scene):
             if button.handle_event(event):
                 self.go_to(steps[key])
                 return
+        if self.best_button.handle_event(event):
+            self.request_best()
+            return
         chosen = self.move_list.handle_event(event)
         if chosen is not None:
             self.go_to(chosen)  # a click on a move shows the position after it
@@ -200,6 +216,45 @@ class ReviewScene(Scene):
             self._play_on("ai")
         elif event.type == pygame.MOUSEWHEEL and not self.move_list.hover:
             self.go_to(self.ply - event.y)  # wheel up goes back in the game
+
+    def leave(self) -> None:
+        self._forget_best()
+
+    def request_best(self) -> None:
+        """Ask the computer (hard, at its own pace) what it would play at the move shown."""
+        if self.board.is_game_over():
+            self.app.notify("The game is decided at this move; step back to ask the computer.")
+            return
+        if self._best_request is not None or self.best is not None:
+            return  # asked already: the answer is coming or shown
+        if not self.engine.bind(self.app) or not self.engine.ready_for(Level.HARD):
+            if self.app.engine_error is not None:
+                self.app.notify(f"The computer cannot play ({self.app.engine_error}).", error=True)
+            else:
+                self.app.notify("The computer is still getting ready; ask again in a moment.")
+            return
+        self._best_request = self.engine.submit(Position.from_board(self.board), Level.HARD, BEST_LIMIT)
+
+    def _forget_best(self) -> None:
+        """Another position: its answer (or the search for it) no longer applies."""
+        self.engine.cancel(self._best_request)
+        self._best_request = None
+        self.best = None
+        self.best_text = ""
+
+    def update(self, dt: float) -> None:
+        if self._best_request is None:
+            return
+        for item in self.engine.take(self._best_request):
+            if isinstance(item, SearchResult):
+                self._best_request = None
+                self.best = item.move
+                self.best_text = best_move_text(item, self.board.to_move, format_point(item.move, self.record.size))
+                if not self._hint_lines:  # a short panel has no line for it
+                    self.app.notify(self.best_text)
+            elif isinstance(item, BaseException):
+                self._best_request = None
+                self.app.notify(f"No answer from the computer this time ({item}).", error=True)
 
     def _play_on(self, mode: str) -> None:
         """Start a new game from the position on the board (vs the computer: you take the side to move)."""
@@ -227,8 +282,12 @@ class ReviewScene(Scene):
         self.move_list.set_moves(self.record.moves, self.record.size, current=self.ply)
         for key, button in self.step_buttons.items():
             button.enabled = (self.ply > 0) if key in ("first", "back") else (self.ply < self.total)
-        buttons = (*self.step_buttons.values(), self.play_local, self.play_ai, self.back_button)
-        look = (id(self.record), self.total, self.ply, bool(self.app.settings.show_move_numbers),
+        # (at a decided move it stays pressable, to say why there is nothing to ask)
+        self.best_button.enabled = self.best is None and self._best_request is None
+        buttons = (*self.step_buttons.values(), self.best_button, self.play_local, self.play_ai, self.back_button)
+        text_lines = self._text_lines()
+        look = (id(self.record), self.total, self.ply, self.best, tuple(text_lines),
+                bool(self.app.settings.show_move_numbers),
                 bool(self.app.settings.show_coordinates), self.move_list.appearance,
                 *(button.appearance for button in buttons))
         if self.unchanged_frame(surface, look):
@@ -239,6 +298,7 @@ class ReviewScene(Scene):
         self.view.draw(surface, self.board, Overlay(
             winning_line=outcome.line if outcome is not None else (),
             show_numbers=bool(self.app.settings.show_move_numbers),
+            hint=self.best,
         ))
         panel = self.panel_rect
         pygame.draw.rect(surface, colors.panel, panel, border_radius=theme.radius)
@@ -260,16 +320,31 @@ class ReviewScene(Scene):
             counter += f"  ·  {colour_name} {format_point(last, self.record.size)}"
         counter = theme.fit_text(counter, theme.text_px, self._counter_rect.width, True)
         blit_text(surface, theme.render(counter, theme.text_px, colors.text, True), self._counter_rect)
-        for button in self.step_buttons.values():
+        for button in (*self.step_buttons.values(), self.best_button):
             button.draw(surface)
         line_h = self._hint_rect.height // max(1, len(self._hint_lines))
-        for index, line in enumerate(self._hint_lines):
+        colour = colors.text_dim if text_lines is self._hint_lines else colors.text
+        for index, line in enumerate(text_lines):
             line_rect = pygame.Rect(self._hint_rect.left, self._hint_rect.top + index * line_h, self._hint_rect.width, line_h)
-            blit_text(surface, theme.render(line, theme.small_px, colors.text_dim), line_rect)
+            blit_text(surface, theme.render(line, theme.small_px, colour), line_rect)
         for button in (self.play_local, self.play_ai, self.back_button):
             button.draw(surface)
-        for button in self.step_buttons.values():
+        for button in (*self.step_buttons.values(), self.best_button):
             button.draw_tooltip(surface)  # last: over whatever lies above the button
+
+    def _text_lines(self) -> list[str]:
+        """The lines under the step buttons: the computer's answer (or that it is thinking) in
+        place of the keys, as many lines as the keys had."""
+        text = "The computer is thinking..." if self._best_request is not None else self.best_text
+        if not text or not self._hint_lines:
+            return self._hint_lines
+        theme = self.app.theme
+        lines = wrap_text(text, theme.font(theme.small_px), self._hint_rect.width)
+        room = len(self._hint_lines)
+        if len(lines) > room:  # the last line that fits takes the rest, cut to fit
+            lines = [*lines[: room - 1], theme.fit_text(" ".join(lines[room - 1:]), theme.small_px,
+                                                        self._hint_rect.width)]
+        return lines
 
     def _rule_line(self) -> str:
         rule = {Rule.FREESTYLE: "Freestyle", Rule.STANDARD: "Standard", Rule.RENJU: "Renju"}[self.record.rule]
@@ -283,3 +358,23 @@ class ReviewScene(Scene):
             how = HOW_TEXT.get(self.record.reason, "")
             return f"{winner} ({result}) won {how}".rstrip()
         return RESULT_TEXT.get(result, "")
+
+
+def best_move_text(result: SearchResult, side: Color, point: str) -> str:
+    """The computer's answer in words: its move and, when its search proved one, a forced win or
+    loss. No word on who stands better otherwise: an evaluation's number means little to a player."""
+    mover, other = side.label, side.other.label
+    kind = result.info.get("kind", "")
+    if kind == "win":
+        return f"{mover.capitalize()} makes five at {point}."
+    if result.score > FORCED_SCORE:
+        moves = (WIN_SCORE - result.score + 1) // 2  # the mover's moves, the five included
+        return f"{mover.capitalize()} wins by force with {point}: five in {moves} moves."
+    if kind in ("open four", "vcf/vct"):
+        return f"{mover.capitalize()} wins by force with {point}."
+    if result.score < -FORCED_SCORE or kind == "longest defence":
+        lasts = f" (five in {(WIN_SCORE + result.score) // 2} moves)" if result.score < -FORCED_SCORE else ""
+        return f"{other.capitalize()} wins by force{lasts}; {mover}'s {point} holds out longest."
+    if kind == "block":
+        return f"{mover.capitalize()} has to stop {other}'s five at {point}."
+    return f"The computer would play {point} for {mover}."
