@@ -163,3 +163,19 @@ def test_the_answer_reads_as_a_player_would_say_it() -> None:
     assert said(0, "longest defence") == "Black wins by force; white's h8 holds out longest."
     assert said(0, "block", Color.BLACK) == "Black has to stop white's five at h8."
     assert said(140, "search") == "The computer would play h8 for white."  # no guess at who stands better
+
+
+def test_a_renju_review_shows_where_black_may_not_play(app: App) -> None:
+    # f8 g8 and h9 h10: h8 would make two open threes for black (a1 a3 a5 a7 for white).
+    moves = [(5, 7), (0, 14), (6, 7), (0, 12), (7, 5), (0, 10), (7, 6), (0, 8)]
+    record = GameRecord(rule=Rule.RENJU, size=15, black="Ann", white="Bob", moves=moves, times=[1.0] * len(moves))
+    app.switch("review", {"record": record})
+    app.frame()
+    scene = app.current
+    assert scene._overlay().forbidden == {(7, 7)}  # black to move: the cross at h8
+    press(app, pygame.K_LEFT)  # white to move: no crosses
+    assert scene._overlay().forbidden == frozenset()
+    record.rule = Rule.FREESTYLE
+    app.switch("review", {"record": record})
+    app.frame()
+    assert app.current._overlay().forbidden == frozenset()  # freestyle forbids nothing

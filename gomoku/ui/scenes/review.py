@@ -70,6 +70,7 @@ class ReviewScene(Scene):
         self.best: Point | None = None  # the computer's move at this ply, once it answered
         self.best_text = ""  # what its answer says, in words
         self._best_request: int | None = None
+        self._forbidden: tuple[int, frozenset[Point]] = (-1, frozenset())  # (ply, black's forbidden points)
 
     @property
     def ply(self) -> int:
@@ -88,6 +89,7 @@ class ReviewScene(Scene):
             self.app.notify("There is no game to review.", error=True)
             record = GameRecord()
         self.record = record
+        self._forbidden = (-1, frozenset())
         self._forget_best()
         self.board = Board(record.size, record.rule)
         if self.view.size != record.size:
@@ -293,13 +295,8 @@ class ReviewScene(Scene):
         if self.unchanged_frame(surface, look):
             return
         theme.draw_background(surface)
-        outcome = self.board.outcome()
         self.view.show_coordinates(bool(self.app.settings.show_coordinates))
-        self.view.draw(surface, self.board, Overlay(
-            winning_line=outcome.line if outcome is not None else (),
-            show_numbers=bool(self.app.settings.show_move_numbers),
-            hint=self.best,
-        ))
+        self.view.draw(surface, self.board, self._overlay())
         panel = self.panel_rect
         pygame.draw.rect(surface, colors.panel, panel, border_radius=theme.radius)
         pygame.draw.rect(surface, colors.panel_border, panel, theme.px(2), theme.radius)
@@ -331,6 +328,22 @@ class ReviewScene(Scene):
             button.draw(surface)
         for button in (*self.step_buttons.values(), self.best_button):
             button.draw_tooltip(surface)  # last: over whatever lies above the button
+
+    def _overlay(self) -> Overlay:
+        """The winning five, the computer's move, and under renju the points black may not play
+        when black is to move (as the game showed them)."""
+        outcome = self.board.outcome()
+        forbidden: frozenset[Point] = frozenset()
+        if self.board.rule is Rule.RENJU and self.board.to_move is Color.BLACK and outcome is None:
+            if self._forbidden[0] != self.ply:
+                self._forbidden = (self.ply, frozenset(self.board.forbidden_points()))
+            forbidden = self._forbidden[1]
+        return Overlay(
+            winning_line=outcome.line if outcome is not None else (),
+            show_numbers=bool(self.app.settings.show_move_numbers),
+            hint=self.best,
+            forbidden=forbidden,
+        )
 
     def _text_lines(self) -> list[str]:
         """The lines under the step buttons: the computer's answer (or that it is thinking) in
