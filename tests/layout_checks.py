@@ -53,6 +53,7 @@ def scene_rects(app) -> dict[str, pygame.Rect]:  # type: ignore[no-untyped-def]
 
     if name == "menu" and scene.panel_open:
         add_widgets("row", scene.rows)
+        add("rule note", scene.rule_note.rect)
         add_widgets("button", [scene.back_button, scene.start_button])
     elif name == "menu":
         add("board", scene.board_rect)

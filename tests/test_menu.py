@@ -333,3 +333,17 @@ def test_white_stones_behind_the_menu_stay_white_on_the_dimmed_board(tmp_path: P
         assert max(wood[:3]) < 160, wood  # while the wood itself is dimmed
     finally:
         app.close()
+
+
+def test_the_panel_says_what_the_chosen_rule_means(app: App) -> None:
+    # "Renju" alone told a new player nothing of black's forbidden moves.
+    app.settings.rule = "freestyle"
+    menu = app.current
+    click(app, menu.ai_button.rect.center)
+    assert menu.rule_note.text.startswith("Freestyle: five or more")
+    height = menu.panel.rect.height
+    choose(app, menu.rule, 2)  # freestyle -> standard -> renju
+    assert "black may not make a double three" in menu.rule_note.text
+    assert menu.panel.rect.height == height  # room for the longest note from the start
+    assert menu.panel.content_rect.contains(menu.rule_note.rect)
+    assert not menu.rule_note.rect.colliderect(menu.start_button.rect)

@@ -35,6 +35,7 @@ from gomoku.ui.widgets import (
     TextInput,
     Widget,
     column,
+    wrap_text,
 )
 
 ATTRACT_MOVE_S = 1.0
@@ -168,6 +169,12 @@ def preparing_text(progress: tuple[int, int] | None, elapsed_s: float) -> str:
 
 
 PANEL_TITLES = {"ai": "Play the computer", "local": "Two players on this screen"}
+RULE_NOTES = {  # under the options: what the chosen rule means, for a player who has not met it
+    "freestyle": "Freestyle: five or more in a row wins.",
+    "standard": "Standard: exactly five in a row wins; six or more do not.",
+    "renju": "Renju: black may not make a double three, a double four or six in a row "
+             "(red crosses show where); white may.",
+}
 
 
 class MenuScene(Scene):
@@ -216,6 +223,7 @@ class MenuScene(Scene):
         self.start_button = Button(theme, "Start", primary=True, hotkey=pygame.K_RETURN)
         self.back_button = Button(theme, "Back")
         self.rows: list[Widget] = []  # the open panel's options, top to bottom
+        self.rule_note = Label(theme, "", wrap=True)  # what the chosen rule means
         self.panel_focus = FocusRing()
         self.board_rect = pygame.Rect(0, 0, 0, 0)
         self._backdrop: pygame.Surface | None = None
@@ -348,13 +356,22 @@ class MenuScene(Scene):
         panel_w = min(width - 2 * theme.pad, theme.px(620))
         row_h = theme.control_h
         title_h = 5 * theme.pad + theme.heading_px  # Panel.content_rect's top offset plus its gap
-        panel_h = title_h + len(self.rows) * (row_h + theme.pad) + theme.px(20) + row_h + theme.px(24)
+        self.rule_note.px = theme.small_px
+        self.rule_note.colour = theme.colors.text_dim
+        note_font = theme.font(theme.small_px)
+        note_w = panel_w - 4 * theme.pad  # Panel.content_rect's width
+        # As high as the longest note needs, so that the panel keeps its size as the rule changes.
+        note_h = note_font.get_linesize() * max(len(wrap_text(note, note_font, note_w)) for note in RULE_NOTES.values())
+        panel_h = (title_h + len(self.rows) * (row_h + theme.pad) + note_h + theme.px(20) + row_h
+                   + theme.px(24))
         self.panel.rect = pygame.Rect(0, 0, panel_w, min(height - 2 * theme.pad, panel_h))
         self.panel.rect.center = (width // 2, height // 2)
         inner = self.panel.content_rect
         for row, rect in zip(self.rows, column(inner.left, inner.top, inner.width, len(self.rows), row_h, theme.pad),
                              strict=True):
             row.rect = rect
+        rows_bottom = self.rows[-1].rect.bottom if self.rows else inner.top
+        self.rule_note.rect = pygame.Rect(inner.left, rows_bottom + theme.pad, inner.width, note_h)
         button_w = (inner.width - theme.pad * 2) // 2
         bottom = self.panel.rect.bottom - theme.px(24) - row_h
         self.back_button.rect = pygame.Rect(inner.left, bottom, button_w, row_h)
@@ -498,7 +515,8 @@ class MenuScene(Scene):
         screen is not drawn again (unless a notice covered it)."""
         backdrop = self._render_backdrop(surface.get_size())
         if self.panel_open:
-            widgets = [self.panel, *self.rows, self.back_button, self.start_button]
+            self.rule_note.text = RULE_NOTES.get(str(self.rule.value), "")
+            widgets = [self.panel, *self.rows, self.rule_note, self.back_button, self.start_button]
         else:
             widgets = [self.title, self.subtitle, self.keys_hint, self.preparing, *self.buttons]
         blink = (pygame.time.get_ticks() // 500) % 2 if self.guest_input.focused else 0  # the text cursor
@@ -547,5 +565,6 @@ class MenuScene(Scene):
         self.panel.draw(surface)
         for row in self.rows:
             row.draw(surface)
+        self.rule_note.draw(surface)
         self.back_button.draw(surface)
         self.start_button.draw(surface)
