@@ -113,7 +113,7 @@ def test_review_without_a_record_says_so(app: App) -> None:
 
 def test_an_idle_review_is_not_presented_again_until_a_step(app: App) -> None:
     app.switch("review", {"record": _record()})
-    app.frame()
+    frames_until(app, lambda: app.current.analysis.done)  # its progress line changes until then
     app.frame()
     presented = idle_frames(app, 5)
     press(app, pygame.K_LEFT)
@@ -179,3 +179,25 @@ def test_a_renju_review_shows_where_black_may_not_play(app: App) -> None:
     app.switch("review", {"record": record})
     app.frame()
     assert app.current._overlay().forbidden == frozenset()  # freestyle forbids nothing
+
+
+def test_the_review_marks_the_moves_that_missed_or_let_in_a_five(app: App) -> None:
+    # h8 g8 i8 a15 j8 a13 k8: black's four; white's a11 leaves it open, black's o1 leaves it
+    # unplayed, white's l8 blocks at last.
+    moves = [(7, 7), (6, 7), (8, 7), (0, 0), (9, 7), (0, 2), (10, 7), (0, 4), (14, 14), (11, 7)]
+    record = GameRecord(rule=Rule.FREESTYLE, size=15, black="Ann", white="Bob", moves=moves, times=[1.0] * len(moves))
+    app.switch("review", {"record": record, "ply": 3})
+    scene = app.current
+    assert scene._text_lines()[0].startswith("The computer looks for forced wins: 0 of 11 positions")
+    frames_until(app, lambda: scene.analysis.done)
+    assert scene.analysis.notes[8] == "After a11, black wins by force."
+    assert scene.analysis.notes[9] == "Black could win by force with l8."
+    assert scene.move_list.marks == {move: "?" for move in scene.analysis.notes}  # "?" in the list
+    assert "8 (a11), 9 (o1)" in scene.analysis.summary()
+    assert scene._text_lines()[0].startswith("Marked ?: moves")  # at move 3, which has no note
+    press(app, pygame.K_END)
+    press(app, pygame.K_LEFT)  # move 9: its note in place of the summary
+    assert scene._text_lines() == ["? Black could win by force with l8."]
+    press(app, pygame.K_h)  # the player's own question pauses nothing that is lost
+    frames_until(app, lambda: scene.best is not None)
+    assert scene.best == (11, 7) and scene.analysis.done

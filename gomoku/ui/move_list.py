@@ -62,6 +62,7 @@ class MoveList(Widget):
         self.moves: tuple[Point, ...] = ()
         self.board_size = 15
         self.current: int | None = None
+        self.marks: dict[int, str] = {}  # ply -> a sign after its move ("?": the review's analysis)
         self.scroll_back = 0  # lines scrolled back from the newest; a new move resets it
         self._cache: pygame.Surface | None = None
         self._cache_key: tuple[object, ...] = ()
@@ -95,8 +96,8 @@ class MoveList(Widget):
     @property
     def appearance(self) -> tuple[object, ...]:
         """Everything `draw` depends on: a cached picture of the list is stale when it changes."""
-        return (self.moves, self.board_size, self.current, self.scroll_back, self._reveal_current,
-                tuple(self.rect), self.visible, self.text_px)
+        return (self.moves, self.board_size, self.current, tuple(self.marks.items()), self.scroll_back,
+                self._reveal_current, tuple(self.rect), self.visible, self.text_px)
 
     # --- geometry ------------------------------------------------------------------------
 
@@ -152,7 +153,8 @@ class MoveList(Widget):
         if self._reveal_current:
             self._scroll_to_current()
         layout = self.layout()
-        key = (self.moves, self.board_size, self.current, tuple(self.rect), layout, self.text_px)
+        key = (self.moves, self.board_size, self.current, tuple(self.marks.items()), tuple(self.rect), layout,
+               self.text_px)
         if self._cache is None or key != self._cache_key:
             self._cache = self._render(layout)
             self._cache_key = key
@@ -207,6 +209,11 @@ class MoveList(Widget):
                 text = theme.render(format_point(self.moves[index], self.board_size), self.text_px, colour, bold)
                 cell = pygame.Rect(pad + number_w + side * move_w, y, move_w, line_h)
                 canvas.blit(text, (cell.left, y + (line_h - text.get_height()) // 2))
+                mark = self.marks.get(ply)
+                if mark:  # right after the move, in the colour of a warning
+                    sign = theme.render(mark, self.text_px, colors.warning, True)
+                    canvas.blit(sign, (cell.left + text.get_width() + theme.px(2),
+                                       y + (line_h - sign.get_height()) // 2))
                 self._local_cells.append((cell, ply))
         if layout.first_line > 0:  # earlier lines are hidden: a small arrow at the top edge says so
             size = theme.px(7)

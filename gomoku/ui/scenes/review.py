@@ -1,5 +1,6 @@
 """The review scene: step through a finished or loaded game, move by move, and ask the
-computer for its move at any of them.
+computer for its move at any of them. Meanwhile the computer looks at every position for a
+forced win missed or let in (gomoku.ui.analysis) and marks those moves "?".
 
 Enter data: {"record": GameRecord, "ply": int (where to start; default the end),
 "back": scene name for Back/Esc (default "menu"), "back_data": dict for that scene}.
@@ -18,6 +19,7 @@ from gomoku.core.records import GameRecord
 from gomoku.core.settings import check_value
 from gomoku.core.types import Color, Point, Rule
 from gomoku.engine.api import FORCED_SCORE, WIN_SCORE, Level, Position, SearchLimit, SearchResult
+from gomoku.ui.analysis import GameAnalysis, forced
 from gomoku.ui.board_view import MIN_PANEL_W, BoardView, Overlay, arrange
 from gomoku.ui.move_list import MoveList
 from gomoku.ui.players import EngineSession
@@ -70,6 +72,7 @@ class ReviewScene(Scene):
         self.best: Point | None = None  # the computer's move at this ply, once it answered
         self.best_text = ""  # what its answer says, in words
         self._best_request: int | None = None
+        self.analysis = GameAnalysis(GameRecord())  # a look at every position, in the background
         self._forbidden: tuple[int, frozenset[Point]] = (-1, frozenset())  # (ply, black's forbidden points)
 
     @property
@@ -91,6 +94,8 @@ class ReviewScene(Scene):
         self.record = record
         self._forbidden = (-1, frozenset())
         self._forget_best()
+        self.analysis.pause(self.engine)
+        self.analysis = GameAnalysis(record)
         self.board = Board(record.size, record.rule)
         if self.view.size != record.size:
             self.view = BoardView(record.size)
@@ -103,6 +108,8 @@ class ReviewScene(Scene):
         ply = max(0, min(self.total, ply))
         if ply != self.board.ply:
             self._forget_best()
+            if not self._hint_lines and ply in self.analysis.notes:  # no line for it on a short panel
+                self.app.notify("? " + self.analysis.notes[ply])
         while self.board.ply > ply:
             self.board.pop()
         while self.board.ply < ply:
@@ -221,6 +228,7 @@ class ReviewScene(Scene):
 
     def leave(self) -> None:
         self._forget_best()
+        self.analysis.pause(self.engine)
 
     def request_best(self) -> None:
         """Ask the computer (hard, at its own pace) what it would play at the move shown."""
@@ -235,6 +243,7 @@ class ReviewScene(Scene):
             else:
                 self.app.notify("The computer is still getting ready; ask again in a moment.")
             return
+        self.analysis.pause(self.engine)  # the player's question first; the look goes on after
         self._best_request = self.engine.submit(Position.from_board(self.board), Level.HARD, BEST_LIMIT)
 
     def _forget_best(self) -> None:
@@ -245,6 +254,15 @@ class ReviewScene(Scene):
         self.best_text = ""
 
     def update(self, dt: float) -> None:
+        self._poll_best()
+        self.analysis.poll(self.engine)
+        if self.app.engine_error is not None:
+            self.analysis.failed = True
+        elif (self._best_request is None and not self.analysis.done and self.engine.bind(self.app)
+              and self.engine.ready_for(Level.HARD)):
+            self.analysis.advance(self.engine)
+
+    def _poll_best(self) -> None:
         if self._best_request is None:
             return
         for item in self.engine.take(self._best_request):
@@ -282,6 +300,7 @@ class ReviewScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         theme, colors = self.app.theme, self.app.theme.colors
         self.move_list.set_moves(self.record.moves, self.record.size, current=self.ply)
+        self.move_list.marks = {move: "?" for move in self.analysis.notes}
         for key, button in self.step_buttons.items():
             button.enabled = (self.ply > 0) if key in ("first", "back") else (self.ply < self.total)
         # (at a decided move it stays pressable, to say why there is nothing to ask)
@@ -347,9 +366,19 @@ class ReviewScene(Scene):
 
     def _text_lines(self) -> list[str]:
         """The lines under the step buttons: the computer's answer (or that it is thinking) in
-        place of the keys, as many lines as the keys had."""
-        text = "The computer is thinking..." if self._best_request is not None else self.best_text
-        if not text or not self._hint_lines:
+        place of the keys, else what the analysis found at this move or in the game (or how far
+        it got), as many lines as the keys had."""
+        if self._best_request is not None:
+            text = "The computer is thinking..."
+        elif self.best_text:
+            text = self.best_text
+        elif self.ply in self.analysis.notes:
+            text = "? " + self.analysis.notes[self.ply]
+        elif self.analysis.done:
+            text = self.analysis.summary()
+        else:
+            text = f"The computer looks for forced wins: {self.analysis.looked} of {len(self.analysis.looks)} positions"
+        if not self._hint_lines:
             return self._hint_lines
         theme = self.app.theme
         lines = wrap_text(text, theme.font(theme.small_px), self._hint_rect.width)
@@ -383,9 +412,9 @@ def best_move_text(result: SearchResult, side: Color, point: str) -> str:
     if result.score > FORCED_SCORE:
         moves = (WIN_SCORE - result.score + 1) // 2  # the mover's moves, the five included
         return f"{mover.capitalize()} wins by force with {point}: five in {moves} moves."
-    if kind in ("open four", "vcf/vct"):
+    if forced(result) > 0:
         return f"{mover.capitalize()} wins by force with {point}."
-    if result.score < -FORCED_SCORE or kind == "longest defence":
+    if forced(result) < 0:
         lasts = f" (five in {(WIN_SCORE + result.score) // 2} moves)" if result.score < -FORCED_SCORE else ""
         return f"{other.capitalize()} wins by force{lasts}; {mover}'s {point} holds out longest."
     if kind == "block":
