@@ -15,7 +15,7 @@ import pytest
 from gomoku.core import Board, Color, IllegalMoveError, Rule
 from gomoku.core.notation import parse_moves
 from gomoku.engine import driver, search, state, threats
-from gomoku.engine.api import Level, Position
+from gomoku.engine.api import Level, Position, SearchLimit
 from gomoku.engine.diagram import parse_diagram
 
 
@@ -164,3 +164,19 @@ def test_the_ui_reads_scores_with_the_search_own_win_values() -> None:
     from gomoku.engine import api
 
     assert (api.WIN_SCORE, api.FORCED_SCORE) == (threats.WIN, threats.WIN_MIN)
+
+
+def test_a_block_of_an_open_four_is_reported_as_the_loss_it_is() -> None:
+    # The review's analysis reads the score: a block that only delays a five must not look even.
+    driver.warm_up()  # (a cache load: the suite compiled it already)
+    board = Board(15)
+    for point in [(7, 7), (0, 0), (8, 7), (0, 2), (9, 7), (0, 4), (10, 7)]:  # h8-k8 open
+        board.push(*point)
+    lost = driver.think(Position.from_board(board), Level.HARD, SearchLimit(time_s=0.5))
+    assert lost.info["kind"] == "block" and lost.move in [(6, 7), (11, 7)]
+    assert lost.score < -threats.WIN_MIN
+    board = Board(15)
+    for point in [(7, 7), (6, 7), (8, 7), (0, 0), (9, 7), (0, 2), (10, 7)]:  # g8 closes one end
+        board.push(*point)
+    block = driver.think(Position.from_board(board), Level.HARD, SearchLimit(time_s=0.5))
+    assert block.info["kind"] == "block" and block.move == (11, 7) and block.score == 0

@@ -162,6 +162,8 @@ def test_the_answer_reads_as_a_player_would_say_it() -> None:
     assert said(-29_984, "longest defence") == "Black wins by force (five in 8 moves); white's h8 holds out longest."
     assert said(0, "longest defence") == "Black wins by force; white's h8 holds out longest."
     assert said(0, "block", Color.BLACK) == "Black has to stop white's five at h8."
+    assert said(-29_998, "block") == "Black wins by force (five in 1 move); white's h8 holds out longest."
+    assert said(29_999, "search") == "White wins by force with h8: five in 1 move."
     assert said(140, "search") == "The computer would play h8 for white."  # no guess at who stands better
 
 
@@ -201,3 +203,17 @@ def test_the_review_marks_the_moves_that_missed_or_let_in_a_five(app: App) -> No
     press(app, pygame.K_h)  # the player's own question pauses nothing that is lost
     frames_until(app, lambda: scene.best is not None)
     assert scene.best == (11, 7) and scene.analysis.done
+
+
+def test_a_move_that_wins_another_way_is_not_marked(app: App) -> None:
+    # At move 7 black could make an open four at g8 or k8: k8, not the computer's choice, wins too.
+    moves = [(7, 7), (0, 0), (8, 7), (0, 2), (9, 7), (14, 14), (10, 7), (0, 4), (11, 7)]
+    record = GameRecord(rule=Rule.FREESTYLE, size=15, black="Ann", white="Bob", moves=moves,
+                        times=[1.0] * len(moves), result="black", reason="five")
+    app.switch("review", {"record": record})
+    scene = app.current
+    frames_until(app, lambda: scene.analysis.done)
+    before = scene.analysis.looks[6]  # black to move: the computer's own win is the other end
+    assert before.info["kind"] == "open four" and before.move == (6, 7)
+    assert 7 not in scene.analysis.notes  # k8 is not blamed: white is lost after it as well
+    assert scene.analysis.looks[7].score < 0 and scene.analysis.looks[7].info["kind"] == "block"

@@ -501,7 +501,10 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
         return SearchResult(move=(int(xs[0]), int(ys[0])), info={"kind": "any"})
     if kind in (1, 2, 3) or count == 1:
         names = {1: "win", 2: "block", 3: "open four"}
-        return result(root[0], 0, 0, (state.cell_point(int(root[0]), size),),
+        score = 0
+        if kind == 2 and sr[5][int(bd[3][state.I_PLY])][threats.A_OPP5N] >= 2:
+            score = -(threats.WIN - 2)  # two fives to stop (an open four): the block only delays it
+        return result(root[0], score, 0, (state.cell_point(int(root[0]), size),),
                       {"kind": names.get(kind, "only move")})
     defending = kind == 4
 

@@ -411,12 +411,16 @@ def best_move_text(result: SearchResult, side: Color, point: str) -> str:
         return f"{mover.capitalize()} makes five at {point}."
     if result.score > FORCED_SCORE:
         moves = (WIN_SCORE - result.score + 1) // 2  # the mover's moves, the five included
-        return f"{mover.capitalize()} wins by force with {point}: five in {moves} moves."
+        return f"{mover.capitalize()} wins by force with {point}: five in {count_moves(moves)}."
     if forced(result) > 0:
         return f"{mover.capitalize()} wins by force with {point}."
     if forced(result) < 0:
-        lasts = f" (five in {(WIN_SCORE + result.score) // 2} moves)" if result.score < -FORCED_SCORE else ""
+        lasts = f" (five in {count_moves((WIN_SCORE + result.score) // 2)})" if result.score < -FORCED_SCORE else ""
         return f"{other.capitalize()} wins by force{lasts}; {mover}'s {point} holds out longest."
     if kind == "block":
         return f"{mover.capitalize()} has to stop {other}'s five at {point}."
     return f"The computer would play {point} for {mover}."
+
+
+def count_moves(count: int) -> str:
+    return f"{count} move" if count == 1 else f"{count} moves"
