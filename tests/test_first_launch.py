@@ -133,7 +133,7 @@ def test_a_computer_waits_for_its_engine_with_its_clock_stopped(app, monkeypatch
     # While the parts are compiled, the status counts them as the menu does.
     monkeypatch.setattr(type(app), "engine_preparing", property(lambda _: (2, 5)))
     app.frame()
-    assert scene.status.startswith("Preparing the engine (first launch): 2 of 5")
+    assert scene.status.startswith("Preparing the engine (first launch), 2 of 5 parts.")
     monkeypatch.undo()
     monkeypatch.setattr(app, "engine_ready", lambda level: ready["now"] and real(level))
     ready["now"] = True

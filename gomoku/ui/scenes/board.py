@@ -830,7 +830,7 @@ class BoardScene(Scene):
             dots = "." * (1 + int(time.monotonic() * 3) % 3)  # moving dots: the window is alive
             if player.preparing:
                 progress = self.app.engine_preparing  # (parts done, parts) or None
-                count = f": {progress[0]} of {progress[1]}" if progress else ""
+                count = f", {progress[0]} of {progress[1]} parts" if progress else ""
                 self.status = f"Preparing the engine (first launch){count}{dots}"
             elif not player.thinking:
                 self.status = f"Computer getting ready{dots}"
