@@ -339,10 +339,9 @@ class ReviewScene(Scene):
         for button in (*self.step_buttons.values(), self.best_button):
             button.draw(surface)
         line_h = self._hint_rect.height // max(1, len(self._hint_lines))
-        colour = colors.text_dim if text_lines is self._hint_lines else colors.text
         for index, line in enumerate(text_lines):
             line_rect = pygame.Rect(self._hint_rect.left, self._hint_rect.top + index * line_h, self._hint_rect.width, line_h)
-            blit_text(surface, theme.render(line, theme.small_px, colour), line_rect)
+            blit_text(surface, theme.render(line, theme.small_px, colors.text), line_rect)
         for button in (self.play_local, self.play_ai, self.back_button):
             button.draw(surface)
         for button in (*self.step_buttons.values(), self.best_button):
@@ -365,9 +364,9 @@ class ReviewScene(Scene):
         )
 
     def _text_lines(self) -> list[str]:
-        """The lines under the step buttons: the computer's answer (or that it is thinking) in
-        place of the keys, else what the analysis found at this move or in the game (or how far
-        it got), as many lines as the keys had."""
+        """The lines under the step buttons: the computer's answer (or that it is thinking), else
+        what the analysis found at this move or in the game (or how far it got), in as many
+        lines as the keys would take (the keys themselves are in the buttons' tooltips)."""
         if self._best_request is not None:
             text = "The computer is thinking..."
         elif self.best_text:
