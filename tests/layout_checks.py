@@ -78,11 +78,12 @@ def scene_rects(app) -> dict[str, pygame.Rect]:  # type: ignore[no-untyped-def]
         for index, rect in enumerate(scene._header_rects):
             add(f"header{index}", rect)
         add("counter", scene._counter_rect)
-        if scene._hint_lines:
-            add("keys", scene._hint_rect)
+        if scene._text_room:
+            add("text lines", scene._text_rect)
         if scene.move_list.visible:
             add("moves", scene.move_list.rect)
-        add_widgets("button", [*scene.step_buttons.values(), scene.play_local, scene.play_ai, scene.back_button])
+        add_widgets("button", [*scene.step_buttons.values(), scene.best_button, scene.play_local, scene.play_ai,
+                               scene.back_button])
     elif name == "records":
         add("title", scene.title_rect)
         add("folder", scene.folder_rect)

@@ -200,6 +200,10 @@ def test_the_review_marks_the_moves_that_missed_or_let_in_a_five(app: App) -> No
     press(app, pygame.K_END)
     press(app, pygame.K_LEFT)  # move 9: its note in place of the summary
     assert scene._text_lines() == ["? Black could win by force with l8."]
+    scene.resize((800, 1000))  # a portrait window: the panel under the board keeps the line
+    assert scene.panel_rect.top > scene.board_area.bottom
+    assert scene._text_lines() == ["? Black could win by force with l8."]
+    scene.resize((1280, 800))
     press(app, pygame.K_h)  # the player's own question pauses nothing that is lost
     frames_until(app, lambda: scene.best is not None)
     assert scene.best == (11, 7) and scene.analysis.done

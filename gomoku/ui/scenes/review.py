@@ -26,7 +26,7 @@ from gomoku.ui.players import EngineSession
 from gomoku.ui.scene import Scene
 from gomoku.ui.widgets import Button, blit_text, wrap_text
 
-REVIEW_KEYS = "Left/Right: one move · Home/End: start/end · H: the computer's move · Esc: back"
+TEXT_LINES = 2  # the lines under the step buttons: the analysis and the computer's answer
 BEST_LIMIT = SearchLimit(time_s=2.0)  # hard's own pace in a game: a reviewer can wait for it
 RESULT_TEXT = {"draw": "A draw (the board is full)", "": "Unfinished game"}
 HOW_TEXT = {
@@ -66,8 +66,8 @@ class ReviewScene(Scene):
         self.move_list = MoveList(theme)
         self._header_rects: list[pygame.Rect] = []
         self._counter_rect = pygame.Rect(0, 0, 0, 0)
-        self._hint_rect = pygame.Rect(0, 0, 0, 0)
-        self._hint_lines = [REVIEW_KEYS]
+        self._text_rect = pygame.Rect(0, 0, 0, 0)
+        self._text_room = TEXT_LINES  # how many lines fit there (0 on a short panel: notices instead)
         self.engine = EngineSession()  # the app's worker, attached when first asked
         self.best: Point | None = None  # the computer's move at this ply, once it answered
         self.best_text = ""  # what its answer says, in words
@@ -108,7 +108,7 @@ class ReviewScene(Scene):
         ply = max(0, min(self.total, ply))
         if ply != self.board.ply:
             self._forget_best()
-            if not self._hint_lines and ply in self.analysis.notes:  # no line for it on a short panel
+            if not self._text_room and ply in self.analysis.notes:  # no line for it on a short panel
                 self.app.notify("? " + self.analysis.notes[ply])
         while self.board.ply > ply:
             self.board.pop()
@@ -130,9 +130,11 @@ class ReviewScene(Scene):
         theme = self.app.theme
         pad, button_h = theme.pad, theme.control_h
         header_h = sum(self._header_heights()) + 2 * theme.px(6)
-        # Under the board (a tall or square window): the header, the counter and the step
-        # buttons beside the move list, the Play on and Back buttons in a row below.
-        below_h = 2 * pad + header_h + pad + theme.heading_px + pad + button_h + pad + button_h + 2 * pad
+        # Under the board (a tall or square window): the header, the counter, the step buttons
+        # and a line of text beside the move list, the Play on and Back buttons in a row below.
+        line_h = theme.font(theme.small_px).get_linesize()
+        below_h = (2 * pad + header_h + pad + theme.heading_px + pad + button_h + pad + line_h + pad + button_h
+                   + 2 * pad)
         self.board_area, self.panel_rect, below = arrange(size, theme.px, max(theme.px(380), MIN_PANEL_W),
                                                           below_h, theme.px(600))
         self.view.layout(self.board_area)
@@ -156,18 +158,18 @@ class ReviewScene(Scene):
         theme = self.app.theme
         pad, button_h = theme.pad, theme.control_h
         inner = self.panel_rect.inflate(-2 * pad, -2 * pad)
-        # Bottom up: Back, the two Play on buttons, the keys line, the step buttons, the counter.
+        # Bottom up: Back, the two Play on buttons, the text lines, the step buttons, the counter.
         self.back_button.rect = pygame.Rect(inner.left, inner.bottom - button_h, inner.width, button_h)
         self.play_ai.rect = pygame.Rect(inner.left, self.back_button.rect.top - pad - button_h, inner.width, button_h)
         self.play_local.rect = pygame.Rect(inner.left, self.play_ai.rect.top - pad - button_h, inner.width, button_h)
-        self._hint_lines = wrap_text(REVIEW_KEYS, theme.font(theme.small_px), inner.width)
-        hint_h = theme.font(theme.small_px).get_linesize() * len(self._hint_lines)
-        self._hint_rect = pygame.Rect(inner.left, self.play_local.rect.top - 2 * pad - hint_h, inner.width, hint_h)
-        steps_top = self._hint_rect.top - pad - button_h
+        self._text_room = TEXT_LINES
+        text_h = theme.font(theme.small_px).get_linesize() * TEXT_LINES
+        self._text_rect = pygame.Rect(inner.left, self.play_local.rect.top - 2 * pad - text_h, inner.width, text_h)
+        steps_top = self._text_rect.top - pad - button_h
         list_top = self._place_header(inner.left, inner.top + pad, inner.width) + pad
         if steps_top - theme.heading_px - 2 * pad - list_top < 3 * self.move_list.line_h:
-            self._hint_lines = []  # a short panel: the keys are in the buttons' tooltips
-            self._hint_rect = pygame.Rect(inner.left, self.play_local.rect.top, inner.width, 0)
+            self._text_room = 0  # a short panel: what the lines would say comes as notices
+            self._text_rect = pygame.Rect(inner.left, self.play_local.rect.top, inner.width, 0)
             steps_top = self.play_local.rect.top - pad - button_h
         self._place_steps(pygame.Rect(inner.left, steps_top, inner.width, button_h))
         self._counter_rect = pygame.Rect(inner.left, steps_top - pad - theme.heading_px, inner.width, theme.heading_px)
@@ -190,12 +192,11 @@ class ReviewScene(Scene):
         self._counter_rect = pygame.Rect(left.left, top + pad, left.width, theme.heading_px)
         steps_top = self._counter_rect.bottom + pad
         self._place_steps(pygame.Rect(left.left, steps_top, left.width, button_h))
-        self._hint_lines = wrap_text(REVIEW_KEYS, theme.font(theme.small_px), left.width)
-        hint_h = theme.font(theme.small_px).get_linesize() * len(self._hint_lines)
-        self._hint_rect = pygame.Rect(left.left, steps_top + button_h + pad, left.width, hint_h)
-        if self._hint_rect.bottom > left.bottom:
-            self._hint_lines = []  # no room: the keys are in the buttons' tooltips
-            self._hint_rect.height = 0
+        # As many text lines as fit under the steps (resize keeps room for one).
+        line_h = theme.font(theme.small_px).get_linesize()
+        text_top = steps_top + button_h + pad
+        self._text_room = max(0, min(TEXT_LINES, (left.bottom - text_top) // line_h))
+        self._text_rect = pygame.Rect(left.left, text_top, left.width, self._text_room * line_h)
 
     def _place_steps(self, row: pygame.Rect) -> None:
         pad = self.app.theme.pad
@@ -270,7 +271,7 @@ class ReviewScene(Scene):
                 self._best_request = None
                 self.best = item.move
                 self.best_text = best_move_text(item, self.board.to_move, format_point(item.move, self.record.size))
-                if not self._hint_lines:  # a short panel has no line for it
+                if not self._text_room:  # a short panel has no line for it
                     self.app.notify(self.best_text)
             elif isinstance(item, BaseException):
                 self._best_request = None
@@ -338,9 +339,9 @@ class ReviewScene(Scene):
         blit_text(surface, theme.render(counter, theme.text_px, colors.text, True), self._counter_rect)
         for button in (*self.step_buttons.values(), self.best_button):
             button.draw(surface)
-        line_h = self._hint_rect.height // max(1, len(self._hint_lines))
+        line_h = self._text_rect.height // max(1, self._text_room)
         for index, line in enumerate(text_lines):
-            line_rect = pygame.Rect(self._hint_rect.left, self._hint_rect.top + index * line_h, self._hint_rect.width, line_h)
+            line_rect = pygame.Rect(self._text_rect.left, self._text_rect.top + index * line_h, self._text_rect.width, line_h)
             blit_text(surface, theme.render(line, theme.small_px, colors.text), line_rect)
         for button in (self.play_local, self.play_ai, self.back_button):
             button.draw(surface)
@@ -365,8 +366,8 @@ class ReviewScene(Scene):
 
     def _text_lines(self) -> list[str]:
         """The lines under the step buttons: the computer's answer (or that it is thinking), else
-        what the analysis found at this move or in the game (or how far it got), in as many
-        lines as the keys would take (the keys themselves are in the buttons' tooltips)."""
+        what the analysis found at this move or in the game (or how far it got), cut to the
+        lines there is room for (the keys are in the buttons' tooltips)."""
         if self._best_request is not None:
             text = "The computer is thinking..."
         elif self.best_text:
@@ -377,14 +378,14 @@ class ReviewScene(Scene):
             text = self.analysis.summary()
         else:
             text = f"The computer looks for forced wins: {self.analysis.looked} of {len(self.analysis.looks)} positions"
-        if not self._hint_lines:
-            return self._hint_lines
+        if not self._text_room:
+            return []
         theme = self.app.theme
-        lines = wrap_text(text, theme.font(theme.small_px), self._hint_rect.width)
-        room = len(self._hint_lines)
+        lines = wrap_text(text, theme.font(theme.small_px), self._text_rect.width)
+        room = self._text_room
         if len(lines) > room:  # the last line that fits takes the rest, cut to fit
             lines = [*lines[: room - 1], theme.fit_text(" ".join(lines[room - 1:]), theme.small_px,
-                                                        self._hint_rect.width)]
+                                                        self._text_rect.width)]
         return lines
 
     def _rule_line(self) -> str:
