@@ -132,3 +132,16 @@ def test_a_rejoin_after_a_crash_takes_the_move_times_back_from_the_saved_game() 
                                      "playing", why="sync"))
     link.pump(20.0)
     assert link.game is not None and link.game.move_times == [4.0, 5.0]
+
+
+@pytest.mark.parametrize(("role", "shown"), [("host", "alice (guest)"), ("guest", "alice (host)")])
+def test_an_opponent_of_the_same_name_is_told_apart_by_its_side(role: str, shown: str) -> None:
+    bridge = QuietBridge()
+    link = LanLink(bridge, "Alice")
+    bridge.events.put(ev.Connected(role, "Alice", "alice", Color.BLACK, Rule.FREESTYLE, 15, TimeControl(),
+                                   "token", "127.0.0.1", 15515))
+    link.pump(0.0)
+    assert link.info.opponent_name == shown and link.info.my_name == "Alice"
+    assert [player.name for player in link._players()] == ["Alice", shown]  # the cards and the record
+    other, _ = connected_link(role)
+    assert other.info.opponent_name == "Bob"  # another name stays as it is

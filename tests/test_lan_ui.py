@@ -142,6 +142,15 @@ def test_the_lobby_lists_a_host_on_the_network_and_joins_it_with_a_double_click(
     assert guest_app.lan.my_color is Color.BLACK
 
 
+def test_two_players_of_one_name_read_as_two_on_the_cards(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    connected_game(guest_app, peer, name="Alice")  # both left their name as it was
+    board = guest_app.current
+    now = time.monotonic()
+    assert board._card_content(Color.BLACK, now).name == "Alice"  # the guest, black
+    assert board._card_content(Color.WHITE, now).name == "Alice (host)"
+
+
 def test_enter_in_the_name_or_address_field_never_joins_the_game_selected_in_the_list(guest_app, host_bridge):
     # A new player typed a name and pressed Enter: the lobby joined the game selected in the list.
     peer = Peer(host_bridge)

@@ -13,7 +13,7 @@ import logging
 import queue
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gomoku.core.board import Board
@@ -186,7 +186,7 @@ class LanLink:
 
     def _on_connected(self, event: ev.Connected, now: float) -> None:
         self.phase = "connected"
-        self.info = event
+        self.info = told_apart(event)
         self.error = None
         self.ready_mine = self.ready_theirs = False
         self.incoming_request = self.my_request = None
@@ -379,3 +379,12 @@ class LanLink:
             return  # no game limit: the clock only measures, nothing to adopt
         for color in Color:
             game.clock.set_remaining(color, clock.of(color) / 1000, now)
+
+
+def told_apart(event: ev.Connected) -> ev.Connected:
+    """Two players of one name (both left at "Player") would read as one on the cards, the
+    prompts and the record: the opponent's name then says which side of the duel it is."""
+    if event.opponent_name.casefold() != event.my_name.casefold():
+        return event
+    theirs = "guest" if event.role == "host" else "host"
+    return replace(event, opponent_name=f"{event.opponent_name} ({theirs})")
