@@ -221,3 +221,17 @@ def test_a_move_that_wins_another_way_is_not_marked(app: App) -> None:
     assert before.info["kind"] == "open four" and before.move == (6, 7)
     assert 7 not in scene.analysis.notes  # k8 is not blamed: white is lost after it as well
     assert scene.analysis.looks[7].score < 0 and scene.analysis.looks[7].info["kind"] == "block"
+
+
+def test_the_same_game_reviewed_again_keeps_its_analysis(app: App) -> None:
+    app.switch("review", {"record": _record()})
+    scene = app.current
+    frames_until(app, lambda: scene.analysis.done)
+    looks = list(scene.analysis.looks)
+    app.switch("menu", {})
+    app.switch("review", {"record": _record()})  # loaded again: an equal record, not the same object
+    assert app.current.analysis.done and app.current.analysis.looks == looks  # no half minute again
+    other = _record()
+    other.moves = other.moves[:-1]
+    app.switch("review", {"record": other})
+    assert app.current.analysis.looked == 0  # another game is looked at afresh

@@ -43,6 +43,11 @@ class GameAnalysis:
         self.failed = False  # the engine could not search: the analysis stops where it is
         self._searching = -1  # the position the request is for
 
+    def covers(self, record: GameRecord) -> bool:
+        """True if `record` is this analysis's game (the same rule, size and moves)."""
+        mine = self.record
+        return (mine.rule, mine.size, list(mine.moves)) == (record.rule, record.size, list(record.moves))
+
     @property
     def done(self) -> bool:
         return self.failed or all(look is not None for look in self.looks)

@@ -95,7 +95,8 @@ class ReviewScene(Scene):
         self._forbidden = (-1, frozenset())
         self._forget_best()
         self.analysis.pause(self.engine)
-        self.analysis = GameAnalysis(record)
+        if not self.analysis.covers(record):  # the same game again keeps what was found
+            self.analysis = GameAnalysis(record)
         self.board = Board(record.size, record.rule)
         if self.view.size != record.size:
             self.view = BoardView(record.size)
