@@ -6,8 +6,10 @@ loaders that also draws every loaded name through the UI's text fitting.
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -35,7 +37,7 @@ from gomoku.core.records import (
 from gomoku.core.settings import Settings, load_settings, save_settings
 from gomoku.core.types import Color
 from gomoku.engine.api import Level, SearchResult
-from gomoku.engine.brain import Brain
+from gomoku.engine.brain import MAX_INFO_KEYS, MAX_LINE_CHARS, Brain, serve
 from gomoku.ui import autosave
 from gomoku.ui.app import App, AppOptions
 from gomoku.ui.players import GameSetup
@@ -313,6 +315,49 @@ def test_5_a_refused_rule_change_keeps_the_rule() -> None:
     assert not replies[-1].startswith("ERROR") and brain.board is not None and brain.board.ply == 10
     assert brain.handle("INFO rule 4")[0].startswith("ERROR")
     assert brain.rule is Rule.FREESTYLE and brain.board.rule is Rule.FREESTYLE
+
+
+class _CountingInput(io.StringIO):
+    """Input that remembers the longest piece `serve` asked for in one read."""
+
+    longest_read = 0
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        line = super().readline(size)
+        self.longest_read = max(self.longest_read, len(line))
+        return line
+
+
+def test_5_an_endless_line_is_dropped_in_bounded_reads_and_the_next_commands_answer() -> None:
+    brain = _brain()
+    stdin = _CountingInput("INFO folder " + "A" * 1_000_000 + "\nTURN 7,7\nABOUT\nEND\n")
+    stdout = io.StringIO()
+    serve(brain, stdin, stdout)
+    replies = [line for line in stdout.getvalue().splitlines() if not line.startswith("MESSAGE")]
+    assert replies[0] == f"ERROR a line longer than {MAX_LINE_CHARS} characters was ignored"
+    assert re.fullmatch(r"\d+,\d+", replies[1]) and replies[2].startswith("name=")
+    assert "folder" not in brain.info  # nothing of the line was taken
+    assert stdin.longest_read <= MAX_LINE_CHARS + 1
+
+
+def test_5_an_endless_line_in_a_board_block_is_refused_at_done_and_keeps_the_position() -> None:
+    brain = _brain()
+    brain.handle("TURN 7,7")
+    stdin = io.StringIO("BOARD\n1,1,2\n" + "9" * 100_000 + ",2,1\nDONE\n")
+    stdout = io.StringIO()
+    serve(brain, stdin, stdout)
+    assert stdout.getvalue().splitlines() == [
+        f"ERROR BOARD: a line longer than {MAX_LINE_CHARS} characters"]
+    assert brain.board is not None and brain.board.ply == 2  # the game before the block
+
+
+def test_5_a_flood_of_info_keys_is_recorded_only_up_to_a_cap_and_the_rule_still_applies() -> None:
+    brain = _brain()
+    for index in range(5_000):
+        assert brain.handle(f"INFO key{index} {index}") == []
+    assert brain.handle("INFO rule 4") == []
+    assert brain.rule is Rule.RENJU
+    assert len(brain.info) == MAX_INFO_KEYS
 
 
 # --- 6. FIFOs and symlinks to devices ----------------------------------------------------------

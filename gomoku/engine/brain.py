@@ -56,6 +56,8 @@ MAX_SHARE_MOVES = 7  # a hard move may take up to the match clock over this many
 WATCHDOG_FACTOR = 1.05  # the stop flag is raised shortly after the budget, as a guard
 MAX_DEPTH = driver.LEVELS[Level.HARD].max_depth  # INFO max_depth above this is this
 MAX_INFO_NUMBER = 2**31 - 1  # INFO numbers are clamped to a C int, as managers send them
+MAX_LINE_CHARS = 4096  # a longer input line is dropped unread (the protocol's longest are paths)
+MAX_INFO_KEYS = 64  # INFO keys kept for the record; the protocol and Yixin's have some 20
 
 RULE_BITS = {0: Rule.FREESTYLE, 1: Rule.STANDARD, 4: Rule.RENJU}
 """Gomocup `INFO rule` values we play: 0 freestyle, 1 exactly five, 4 renju."""
@@ -273,6 +275,16 @@ class Brain:
             self._restore_state(saved)
             return [f"ERROR internal error: {type(error).__name__}: {str(error)[:200]}"]
 
+    def overlong_line(self) -> list[str]:
+        """The reply to a line longer than MAX_LINE_CHARS, which `serve` dropped unread: inside
+        a BOARD block a bad stone line (reported at DONE), elsewhere an error."""
+        reason = f"a line longer than {MAX_LINE_CHARS} characters"
+        if self._block is not None:
+            if self._block_error is None:
+                self._block_error = reason
+            return []
+        return [f"ERROR {reason} was ignored"]
+
     def _saved_state(self) -> _State:
         board = self.board
         ply = board.ply if board is not None else 0
@@ -409,7 +421,8 @@ class Brain:
             self._set_rule(parse_rule(value))
         elif key == "level":
             self.level = parse_level(value)
-        self.info[key[:40]] = value[:256]  # other keys (folder, evaluate, ...) need nothing from us
+        if key[:40] in self.info or len(self.info) < MAX_INFO_KEYS:
+            self.info[key[:40]] = value[:256]  # other keys (folder, evaluate, ...) need nothing from us
         return []
 
     def _set_rule(self, rule: Rule) -> None:
@@ -510,12 +523,18 @@ def describe(result: SearchResult, elapsed: float, budget: float, color: Color) 
 
 
 def serve(brain: Brain, stdin: TextIO, stdout: TextIO) -> None:
-    """Read lines until END or end of input, writing and flushing the replies to each."""
+    """Read lines (a longer one than MAX_LINE_CHARS is dropped unread) until END or end of
+    input, writing and flushing the replies to each."""
     while not brain.finished:
-        line = stdin.readline()
+        line = stdin.readline(MAX_LINE_CHARS + 1)
         if not line:
             return
-        replies = brain.handle(line)
+        if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
+            while line and not line.endswith("\n"):  # the rest, a bounded piece at a time
+                line = stdin.readline(MAX_LINE_CHARS + 1)
+            replies = brain.overlong_line()
+        else:
+            replies = brain.handle(line)
         if replies:
             stdout.write("".join(reply + "\n" for reply in replies))
             stdout.flush()
