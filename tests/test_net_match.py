@@ -416,6 +416,27 @@ def test_a_lost_connection_pauses_the_clocks_and_a_sync_restores_every_stone() -
     assert duel.same_board() == [(7, 7), (8, 8), (9, 9), (10, 10)]
 
 
+def test_after_a_break_both_sides_count_the_same_move_countdown_and_flag_together() -> None:
+    duel = Duel(time_control=TimeControl(game_s=300, move_s=30))
+    duel.start()
+    duel.play((7, 7))  # white (the guest) to move
+    duel.tick(12.0)
+    duel.take("host", duel.host.lost(duel.t))
+    duel.take("guest", duel.guest.lost(duel.t))
+    duel.tick(20.0)
+    duel.clear()
+    duel.connect()
+    later = duel.t + 5.0
+    for side in (duel.host, duel.guest):  # the move countdown starts again, the game time does not
+        assert side.game.clock.move_remaining(later) == pytest.approx(25.0)
+        assert side.game.clock.remaining(Color.WHITE, later) == pytest.approx(283.0)
+    duel.tick(29.5)  # 0.5 s left on the guest's own screen: the host has not flagged it yet
+    assert duel.of("host", GameOver) == [] and duel.of("guest", GameOver) == []
+    duel.tick(1.0)
+    for side in ("host", "guest"):
+        assert duel.of(side, GameOver) == [GameOver(Result(Color.BLACK, "timeout"))]
+
+
 def test_a_guest_back_from_a_break_plays_on_only_from_the_hosts_sync() -> None:
     duel = Duel(time_control=TimeControl(game_s=300))
     duel.start()

@@ -402,6 +402,9 @@ class HostMatch(_Side):
         self.connected = True
         self.lost_deadline = None
         if self.state == "playing":
+            # The side to move's move countdown starts again: the sync carries game times only,
+            # so a guest (perhaps a new run of it) could not show what was left of it.
+            self.game.clock.switch_to(self.game.to_move, now)
             self.game.clock.resume(now)
         out.msg("welcome", **self._welcome_fields())
         out.msg("sync", **self._sync_fields(now))
