@@ -130,10 +130,17 @@ def test_a_computer_waits_for_its_engine_with_its_clock_stopped(app, monkeypatch
     assert clock.used_in_move(time.monotonic()) == used  # no time lost while it waits
     assert "preparing the engine" in scene._card_content(Color.BLACK, time.monotonic())[2]
     assert scene.status.startswith("Preparing the engine (first launch)")
-    # While the parts are compiled, the status counts them as the menu does.
+    # While the parts are compiled, the status counts them as the menu does, in words that
+    # fit the panel whole: a 1280-pixel window drops "(first launch)", a wider one keeps it.
     monkeypatch.setattr(type(app), "engine_preparing", property(lambda _: (2, 5)))
-    app.frame()
-    assert scene.status.startswith("Preparing the engine (first launch), 2 of 5 parts.")
+    theme, bold = app.theme, True
+    for size, start in (((1280, 800), "Preparing the engine, 2 of 5 parts."),
+                        ((1920, 1080), "Preparing the engine (first launch), 2 of 5 parts.")):
+        app.set_window_size(size)
+        app.frame()
+        assert scene.status.startswith(start)
+        shown = theme.fit_text(scene.status, theme.text_px, scene.panel.status_rect.width, bold)
+        assert shown == scene.status  # not cut with an ellipsis
     monkeypatch.undo()
     monkeypatch.setattr(app, "engine_ready", lambda level: ready["now"] and real(level))
     ready["now"] = True

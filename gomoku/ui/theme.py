@@ -331,6 +331,15 @@ class Theme:
         """True when the shipped fonts have every character of `text` (see `can_show`)."""
         return can_show(text)
 
+    def first_fitting(self, texts: tuple[str, ...], px: int, max_width: int, bold: bool = False) -> str:
+        """The first of `texts` (longest wording first) that fits in `max_width` pixels at `px`,
+        else the last one (drawn cut with an ellipsis)."""
+        font = self.font(px, bold)
+        for text in texts[:-1]:
+            if font.size(text)[0] <= max_width:
+                return text
+        return texts[-1]
+
     def fit_text(self, text: str, px: int, max_width: int, bold: bool = False) -> str:
         """`text`, cut with an ellipsis so it fits in `max_width` pixels at `px`.
 
