@@ -22,6 +22,7 @@ from gomoku.net import events as ev
 from gomoku.net.bridge import NetBridge
 from gomoku.net.events import HostOptions
 from gomoku.ui.app import App, AppOptions
+from gomoku.ui.scenes.lobby import ADDRESS_HINT
 
 LOOPBACK = "127.0.0.1"
 WAIT_S = 30.0  # an upper bound only: each wait returns as soon as its condition holds
@@ -118,6 +119,19 @@ def connected_game(app: App, peer: Peer, **options) -> None:
     click(app, board.duel.buttons["ready"].rect.center)
     peer.bridge.ready(True)
     run_until(app, lambda: app.lan is not None and app.lan.state == "playing", peer)
+
+
+def test_the_address_example_is_shown_whole_in_every_window(guest_app):
+    guest_app.switch("lobby", {})
+    lobby = guest_app.current
+    theme = guest_app.theme
+    for size in ((1024, 768), (1280, 800), (640, 400), (1920, 1080)):
+        guest_app.set_window_size(size)
+        guest_app.frame()
+        field = lobby.address_input
+        shown = field.placeholder_for(field.control_rect.width - 2 * theme.pad)
+        assert shown.startswith("e.g. 192.168.1.20") and not shown.endswith("..."), (size, shown)
+    assert shown == ADDRESS_HINT  # a wide window has room for the port
 
 
 def test_the_lobby_lists_a_host_on_the_network_and_joins_it_with_a_double_click(guest_app, host_bridge):

@@ -404,3 +404,14 @@ def test_an_icon_button_draws_its_arrow_pointing_the_right_way_and_a_tooltip_on_
     assert surface.get_at(above) != (0, 0, 0)
     with pytest.raises(ValueError):
         draw_icon(surface, "sideways", (10, 10), 5, (255, 255, 255))
+
+
+def test_a_placeholder_takes_the_longest_wording_that_fits_whole(theme: Theme) -> None:
+    long, middle, short = "e.g. 192.168.1.20 or alice-pc.local:15515", "e.g. 192.168.1.20 or alice", "e.g. 1.2.3.4"
+    field = TextInput(theme, "Address", placeholder=long, shorter_placeholders=(middle, short))
+    width = theme.font(theme.text_px).size
+    assert field.placeholder_for(width(long)[0]) == long
+    assert field.placeholder_for(width(long)[0] - 1) == middle  # not the long one cut short
+    assert field.placeholder_for(width(middle)[0] - 1) == short
+    assert field.placeholder_for(width(short)[0] - 1).endswith("...")  # the last resort is cut
+    assert TextInput(theme, "Name", placeholder=long).placeholder_for(width(long)[0] - 1).endswith("...")

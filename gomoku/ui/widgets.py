@@ -661,11 +661,13 @@ class TextInput(_LabelledControl):
         rect: RectLike | None = None,
         max_length: int = 24,
         placeholder: str = "",
+        shorter_placeholders: tuple[str, ...] = (),
     ) -> None:
         super().__init__(theme, label, rect)
         self.text = text[:max_length]
         self.max_length = max_length
         self.placeholder = placeholder
+        self.shorter_placeholders = shorter_placeholders  # for narrower fields, longest first
         self.focused = False
         self.selected = False  # the whole text is selected: typing replaces it
         self.refused = ""
@@ -769,8 +771,15 @@ class TextInput(_LabelledControl):
                     (x, box.bottom - theme.px(8)), theme.px(2),
                 )
         elif self.placeholder:
-            hint = theme.fit_text(self.placeholder, theme.text_px, inner.width)
+            hint = self.placeholder_for(inner.width)
             blit_text(surface, theme.render(hint, theme.text_px, colors.text_dim), inner, "left")
+
+    def placeholder_for(self, width: int) -> str:
+        """The placeholder drawn in `width` pixels: the longest wording that fits whole (an
+        example cut short would read as part of it), else the shortest, cut."""
+        theme = self.theme
+        wording = theme.first_fitting((self.placeholder, *self.shorter_placeholders), theme.text_px, width)
+        return theme.fit_text(wording, theme.text_px, width)
 
 
 class ListView(Widget):

@@ -48,6 +48,7 @@ EMPTY_LIST_LINES = (
     "and that a firewall lets Gomoku through, or type the address below.",
 )
 ADDRESS_HINT = "e.g. 192.168.1.20 or alice-pc.local:15515"
+ADDRESS_HINTS_SHORTER = ("e.g. 192.168.1.20 or alice-pc.local", "e.g. 192.168.1.20")
 
 
 def time_words(control: TimeControl) -> str:
@@ -85,7 +86,8 @@ class LobbyScene(Scene):
         self.cancel_host = Button(theme, "Cancel")
         self.hosts_view = ListView(theme)
         self.empty_lines = [Label(theme, text, align="center") for text in EMPTY_LIST_LINES]
-        self.address_input = TextInput(theme, "Address", max_length=64, placeholder=ADDRESS_HINT)
+        self.address_input = TextInput(theme, "Address", max_length=64, placeholder=ADDRESS_HINT,
+                                       shorter_placeholders=ADDRESS_HINTS_SHORTER)
         self.address_note = Label(theme, "")
         self.join_button = Button(theme, "Join", primary=True)
         self.cancel_join = Button(theme, "Cancel")
