@@ -132,10 +132,11 @@ def test_a_computer_waits_for_its_engine_with_its_clock_stopped(app, monkeypatch
     assert scene.status.startswith("Preparing the engine (first launch)")
     # While the parts are compiled, the status counts them as the menu does, in words that
     # fit the panel whole: a 1280-pixel window drops "(first launch)", a wider one keeps it.
-    monkeypatch.setattr(type(app), "engine_preparing", property(lambda _: (2, 5)))
+    monkeypatch.setattr(type(app), "engine_preparing", property(lambda _: (2, 10)))
     theme, bold = app.theme, True
-    for size, start in (((1280, 800), "Preparing the engine, 2 of 5 parts."),
-                        ((1920, 1080), "Preparing the engine (first launch), 2 of 5 parts.")):
+    for size, start in (((1024, 768), "Preparing the engine, 2/10."),
+                        ((1280, 800), "Preparing the engine, 2 of 10 parts."),
+                        ((1920, 1080), "Preparing the engine (first launch), 2 of 10 parts.")):
         app.set_window_size(size)
         app.frame()
         assert scene.status.startswith(start)

@@ -831,11 +831,12 @@ class BoardScene(Scene):
             if player.preparing:
                 progress = self.app.engine_preparing  # (parts done, parts) or None
                 count = f", {progress[0]} of {progress[1]} parts" if progress else ""
+                short = f", {progress[0]}/{progress[1]}" if progress else ""
                 # The longest wording that fits in full (measured with three dots: no flicker).
                 theme = self.app.theme
                 wording = theme.first_fitting(
                     (f"Preparing the engine (first launch){count}...", f"Preparing the engine{count}...",
-                     "Preparing the engine..."),
+                     f"Preparing the engine{short}...", "Preparing the engine..."),
                     theme.text_px, self.panel.status_rect.width, bold=True)
                 self.status = wording.removesuffix("...") + dots
             elif not player.thinking:
