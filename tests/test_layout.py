@@ -216,3 +216,22 @@ def test_the_board_does_not_jump_when_a_game_starts_from_the_menu(tmp_path: Path
         app.close()
     # The same place and size (was 54 px to the right, or smaller: 644 px against 715 at 1024x1024).
     assert menu_wood == game_wood
+
+
+@pytest.mark.parametrize("size", [(640, 400), (1280, 800)])
+def test_a_narrow_card_drops_the_colour_word_before_cutting_who_plays(tmp_path: Path, size) -> None:
+    # With a move countdown the side to move's card shares its kind line with "game 4:59".
+    with text_sizes() as drawn:
+        app = open_app(tmp_path, size)
+        try:
+            app.switch("board", {"mode": "local", "moves": [[7, 7]],
+                                 "time_control": {"game_s": 300, "increment_s": 0, "move_s": 30}})
+            frames(app, 2)
+        finally:
+            app.close()
+    kinds = {text for _, text in drawn if "Human" in text or "Hu..." in text}
+    if size == (640, 400):
+        assert "Human" in kinds  # was "White  ·  Hu..."
+        assert not any(text.endswith("...") for text in kinds)
+    else:
+        assert "White  ·  Human" in kinds and "Black  ·  Human" in kinds

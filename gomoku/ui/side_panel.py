@@ -85,6 +85,7 @@ class CardContent(NamedTuple):
 BAR_STEPS = 400  # the countdown bar moves in steps this fine (a redraw per step, not per frame)
 THINK_HZ = 8  # the thinking bar and spinner move this often a second (a card redraw each)
 SPINNER_STEPS = 12  # dots around the spinner: a turn in 1.5 s
+KIND_SEPARATOR = "  ·  "  # between a card's colour, kind and state
 
 
 def card_content(theme: Theme, game: Game, color: Color, player: Player | None, now: float,
@@ -102,7 +103,7 @@ def card_content(theme: Theme, game: Game, color: Color, player: Player | None, 
     active = not game.is_over and game.to_move is color
     info = game.player(color)
     kind = player.describe() if player is not None else info.kind
-    kind = f"{color.label.capitalize()}  ·  {kind}"
+    kind = f"{color.label.capitalize()}{KIND_SEPARATOR}{kind}"
     think, spin = -1.0, 0
     if isinstance(player, AIPlayer) and player.thinking:
         # The spinner, the depth and a bar of the time spent against the search's budget.
@@ -112,7 +113,7 @@ def card_content(theme: Theme, game: Game, color: Color, player: Player | None, 
         spin = tick % SPINNER_STEPS
         kind = f"depth {player.depth}" if player.depth else "thinking"
     elif isinstance(player, AIPlayer) and active and player.preparing:
-        kind += "  ·  preparing the engine..."
+        kind += f"{KIND_SEPARATOR}preparing the engine..."
     clock = game.clock
     move_s = clock.control.move_s
     remaining = clock.remaining(color, now)  # math.inf without a game limit
@@ -454,6 +455,9 @@ class SidePanel:
         if content.think >= 0:
             self._draw_thinking(surface, kind_rect, kind_text, content.think, content.spin)
             return
+        # A narrow card drops the colour word first (the stone says it) before cutting the rest.
+        kind_text = theme.first_fitting((kind_text, kind_text.split(KIND_SEPARATOR, 1)[-1]), theme.small_px,
+                                        kind_rect.width)
         kind = theme.fit_text(kind_text, theme.small_px, kind_rect.width)
         blit_text(surface, theme.render(kind, theme.small_px, colors.text_dim), kind_rect, "left")
 
