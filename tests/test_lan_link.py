@@ -145,3 +145,18 @@ def test_an_opponent_of_the_same_name_is_told_apart_by_its_side(role: str, shown
     assert [player.name for player in link._players()] == ["Alice", shown]  # the cards and the record
     other, _ = connected_link(role)
     assert other.info.opponent_name == "Bob"  # another name stays as it is
+
+
+def test_a_sync_that_refuses_our_move_keeps_our_move_countdown_running() -> None:
+    bridge = QuietBridge()
+    link = LanLink(bridge, "Alice")
+    bridge.events.put(ev.Connected("guest", "Alice", "Bob", Color.WHITE, Rule.FREESTYLE, 15,
+                                   TimeControl(game_s=300, move_s=30), "token", "127.0.0.1", 15515))
+    link.pump(0.0)
+    clock = ev.ClockMs(300_000, 288_000)
+    bridge.events.put(ev.PositionSet(((7, 7),), Rule.FREESTYLE, Color.WHITE, clock, "playing", why="sync",
+                                     move_used_s=12.0))
+    link.pump(50.0)
+    assert link.game is not None
+    assert link.game.clock.move_remaining(50.0) == pytest.approx(18.0)  # not a fresh 30 s
+    assert link.game.clock.remaining(Color.WHITE, 50.0) == pytest.approx(288.0)  # the host's figure

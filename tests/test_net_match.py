@@ -358,6 +358,28 @@ def test_a_move_refused_by_the_host_is_taken_back_on_the_guest_by_the_sync() -> 
     assert duel.same_board() == [(7, 7)]
 
 
+def test_a_refused_move_does_not_give_the_guest_a_fresh_move_countdown() -> None:
+    duel = Duel(time_control=TimeControl(game_s=300, move_s=30))
+    duel.start()
+    duel.play((7, 7))  # white (the guest) to move
+    duel.tick(10.0)
+    duel.guest.game.board.pop()  # the guest's mirror out of step: it thinks (7, 7) is free
+    duel.guest.game.board.push(0, 0)
+    duel.clear()
+    duel.do("guest", Move(7, 7))
+    assert duel.of("guest", MoveRefused)
+    later = duel.t + 5.0
+    for side in (duel.host, duel.guest):  # the countdown goes on (the guest's was back at 30 s)
+        assert side.game.clock.move_remaining(later) == pytest.approx(15.0)
+        assert side.game.clock.remaining(Color.WHITE, later) == pytest.approx(285.0)
+    assert duel.of("guest", PositionSet)[-1].move_used_s == pytest.approx(10.0)  # for its screen
+    duel.tick(19.5)
+    assert duel.of("host", GameOver) == [] and duel.of("guest", GameOver) == []
+    duel.tick(1.0)
+    for side in ("host", "guest"):
+        assert duel.of(side, GameOver) == [GameOver(Result(Color.BLACK, "timeout"))]
+
+
 def test_chat_goes_both_ways_with_text_cleaned() -> None:
     duel = Duel()
     duel.do("guest", Chat("hello\x07 there  "))

@@ -227,6 +227,16 @@ class Clock:
             self._move_used = 0.0
             self._segment_start = now
 
+    def continue_move(self, used: float, now: float) -> None:
+        """The side to move has already spent `used` seconds on this move (a LAN guest whose
+        move the host refused: the host's countdown went on); its game time left reads as before."""
+        mover = self._to_move
+        left = self.remaining(mover, now)
+        self._move_used = max(0.0, float(used))
+        self._segment_start = now
+        if self.control.game_s:
+            self._remaining[mover] = left + self._move_used
+
     def _begin_move(self, color: Color, now: float) -> None:
         self._to_move = color
         self._move_used = 0.0  # time used on this move in earlier stretches (before a pause)

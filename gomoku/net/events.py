@@ -143,6 +143,7 @@ class PositionSet(NetEvent):
     state: str  # "waiting" (un-ready, not started) | "playing" | "over"
     result: Result | None = None
     why: str = "start"  # "start" | "undo" | "restart" | "load" | "sync"
+    move_used_s: float = 0.0  # the side to move's time already spent on this move (kept by a sync)
 
 
 @dataclass(frozen=True)

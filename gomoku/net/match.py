@@ -239,6 +239,7 @@ class _Side:
             self.state,
             self.result if self.state == "over" else None,
             why,
+            self.game.clock.used_in_move(now) if self.state == "playing" else 0.0,
         )
 
     def _ready_event(self) -> ReadyChanged:
@@ -701,6 +702,8 @@ class GuestMatch(_Side):
         self.port = 0
         self._expect: str | None = None  # the why of the next sync (an agreed undo/restart)
         self._sent: Point | None = None  # our last move, until the host takes or refuses it
+        self._sent_turn = (0.0, 0.0)  # (seconds our turn had used, when) as we sent it
+        self._refused_turn: tuple[float, float] | None = None  # that, once the host refused it
         self._flag_sent = False
         self._resync = False  # welcomed back: nothing is played until the host's sync arrives
 
@@ -778,6 +781,7 @@ class GuestMatch(_Side):
             if data.get("code") == "illegal_move" and self._sent is not None:
                 out.event(MoveRefused(self._sent, text))  # the host's sync follows
                 self._sent = None
+                self._refused_turn = self._sent_turn
             else:
                 out.event(Notice(f"{self.opponent}'s game reported: {text}", error=True))
         # resign / timeout from the host: its `result` is the word that counts
@@ -789,6 +793,7 @@ class GuestMatch(_Side):
             # our screen while the host keeps it. The reconnect window still runs until then.
             self.connected = True
             self._resync = True
+            self._refused_turn = None  # after a break the host restarts the move countdown
             return
         color, rule = _color(data.get("color")), _rule(data.get("rule"))
         clock = data.get("clock") or {}
@@ -851,9 +856,14 @@ class GuestMatch(_Side):
         self.state = state
         self._sent = None
         self._flag_sent = False
+        refused, self._refused_turn = self._refused_turn, None
         if state == "playing":
             game.start(now)
             self._clock_event_at = now
+            if kind == "sync" and refused is not None and game.to_move is self.color:
+                # Our move was refused: our turn goes on as the host counts it, not from 0.
+                used, at = refused
+                game.clock.continue_move(used + max(0.0, now - at), now)
         result = data.get("result")
         if state == "over" and isinstance(result, Mapping):
             self.result = Result(_color(result.get("winner")), str(result.get("reason", "")))
@@ -920,6 +930,7 @@ class GuestMatch(_Side):
             elif self._flagged(now):
                 out.event(MoveRefused(point, "your time is up"))
             elif self._can_move(out, point):
+                self._sent_turn = (self.game.clock.used_in_move(now), now)
                 self.game.play(command.x, command.y, now)
                 ply = self.game.board.ply
                 out.msg("move", x=command.x, y=command.y, ply=ply,

@@ -352,6 +352,8 @@ class LanLink:
                 game.declare(Outcome(event.result.winner, Reason(event.result.reason)))
         elif event.state == "playing" and not game.is_over:
             game.start(now)
+            if event.move_used_s > 0:  # a refused move: the turn's countdown goes on
+                game.clock.continue_move(event.move_used_s, now)
             if self.phase == "lost":
                 game.clock.pause(now)
         self.version += 1
