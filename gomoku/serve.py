@@ -29,6 +29,11 @@ from gomoku.net.events import DEFAULT_PORT, HostOptions
 log = logging.getLogger("gomoku.serve")
 
 TIME_FORMS = "none, 30s (a move), 10 (minutes), 5+3 (minutes + seconds a move)"
+DEFAULT_IDLE_MIN = 10.0
+MAX_IDLE_MIN = 24 * 60.0
+# What a guest does: each starts its idle time afresh (as does our own move: its turn begins).
+GUEST_DOING = (ev.Connected, ev.Reconnected, ev.ReadyChanged, ev.Moved, ev.RequestReceived,
+               ev.ChatReceived, ev.PositionSet, ev.GameOver)
 
 
 def parse_time(text: str) -> TimeControl:
@@ -67,6 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--color", choices=("black", "white", "random"), default="random",
                         help="the engine's colour (default: drawn for each guest)")
     parser.add_argument("--games", type=int, default=0, help="stop after this many games (0: never)")
+    parser.add_argument("--idle", type=float, default=DEFAULT_IDLE_MIN, metavar="MINUTES",
+                        help="send a guest away who neither moves nor readies for this long, so the next "
+                        f"one can play (default {DEFAULT_IDLE_MIN:g}; 0: never); a game in progress is "
+                        "lost on time")
     parser.add_argument("--no-advertise", action="store_true", help="do not announce on mDNS")
     parser.add_argument("--log", metavar="FILE", type=Path, help="append each game's result to FILE")
     return parser
@@ -79,6 +88,7 @@ class ServeOptions:
     interface: str
     games: int
     log_file: Path | None
+    idle_s: float = DEFAULT_IDLE_MIN * 60  # 0: a guest may stay idle for ever
 
 
 def parse_args(argv: list[str] | None) -> ServeOptions:
@@ -99,12 +109,14 @@ def parse_args(argv: list[str] | None) -> ServeOptions:
         control = TimeControl()
     if args.games < 0:
         problems.append("--games must not be negative")
+    if not 0 <= args.idle <= MAX_IDLE_MIN:  # (also refuses nan)
+        problems.append(f"--idle must be 0 to {MAX_IDLE_MIN:g} minutes")
     if problems:
         parser.error("; ".join(problems))
     host_color = None if args.color == "random" else Color[args.color.upper()]
     options = HostOptions(name=args.name.strip(), rule=rule, size=args.size, time_control=control,
                           host_color=host_color, port=args.port, advertise=not args.no_advertise)
-    return ServeOptions(options, args.level, args.lan_interface, args.games, args.log)
+    return ServeOptions(options, args.level, args.lan_interface, args.games, args.log, args.idle * 60)
 
 
 class Server:
@@ -125,12 +137,20 @@ class Server:
         self.running = True
         self.failed = False
         self._awaiting_ply = -1  # the ply our last move was sent at (its echo is awaited)
+        self.connected = False  # a guest is on the line (not away in a reconnect window)
+        self.guest_since = time.monotonic()  # when the guest last did something
 
     def say(self, text: str) -> None:
         print(f"{time.strftime('%H:%M:%S')} {text}", flush=True)
 
     def handle(self, event: ev.NetEvent) -> None:
         bridge = self.bridge
+        if isinstance(event, GUEST_DOING):
+            self.guest_since = time.monotonic()
+        if isinstance(event, (ev.Connected, ev.Reconnected)):
+            self.connected = True
+        elif isinstance(event, (ev.ConnectionLost, ev.Closed)):
+            self.connected = False
         if isinstance(event, ev.Hosting):
             self.say(f"serving {self.options.host.name!r} on {event.address} port {event.port}")
         elif isinstance(event, ev.Failed):
@@ -207,6 +227,19 @@ class Server:
         return (self.playing and board is not None and board.outcome() is None
                 and board.to_move is self.my_color)
 
+    def idle_too_long(self, now: float) -> bool:
+        """True when the guest on the line has neither moved nor readied for --idle (the
+        engine's own turn and a reconnect window do not count: those are not the guest's)."""
+        idle_s = self.options.idle_s
+        return (idle_s > 0 and self.connected and not self.my_turn()
+                and now - self.guest_since >= idle_s)
+
+    def send_idle_guest_away(self) -> None:
+        minutes = self.options.idle_s / 60
+        self.say(f"{self.opponent} did nothing for {minutes:g} minutes; sending them away")
+        self.connected = False
+        self.bridge.leave(f"no move or ready for {minutes:g} minutes; others may want to play")
+
     def play_one(self) -> None:
         """Think on the current position and send the move (blocks for the level's budget)."""
         from gomoku.engine.api import Position, ai_limit
@@ -237,6 +270,8 @@ class Server:
                     continue  # drain everything before thinking
                 if self.my_turn() and self.board is not None and self.board.ply != self._awaiting_ply:
                     self.play_one()
+                elif self.idle_too_long(time.monotonic()):
+                    self.send_idle_guest_away()
         except KeyboardInterrupt:
             self.say("stopping")
         finally:

@@ -22,7 +22,7 @@ import pytest
 from app_input import click
 
 from gomoku.net.bridge import NetBridge
-from gomoku.net.events import Connected, Moved, RequestAnswered
+from gomoku.net.events import Closed, Connected, GameOver, Moved, PositionSet, RequestAnswered
 from gomoku.ui.app import App, AppOptions
 
 LOOPBACK = "127.0.0.1"
@@ -53,11 +53,12 @@ class Served:
 
 
 @pytest.fixture
-def serve(tmp_path: Path):
-    """`gomoku serve` hosting "Robo" (white, easy) on a free loopback port."""
+def serve(tmp_path: Path, request):
+    """`gomoku serve` hosting "Robo" (white, easy) on a free loopback port; more options from
+    an indirect parametrization."""
     command = [sys.executable, "-m", "gomoku", "serve", "--level", "easy", "--name", "Robo",
                "--port", "0", "--lan-interface", LOOPBACK, "--color", "white",
-               "--log", str(tmp_path / "results.txt")]
+               "--log", str(tmp_path / "results.txt"), *getattr(request, "param", ())]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + SERVE_START_S
     lines: list[str] = []
@@ -177,10 +178,10 @@ def test_the_waiting_host_and_a_request_dialog_look_right(tmp_path):
 
 
 def test_gomoku_serve_refuses_bad_options_in_plain_words():
-    result = subprocess.run([sys.executable, "-m", "gomoku", "serve", "--time", "soon", "--size", "40"],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run([sys.executable, "-m", "gomoku", "serve", "--time", "soon", "--size", "40",
+                             "--idle", "nan"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
-    assert "--time" in result.stderr and "--size" in result.stderr
+    assert "--time" in result.stderr and "--size" in result.stderr and "--idle" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -228,3 +229,55 @@ def test_gomoku_serve_plays_a_scripted_guest_process_to_the_end(tmp_path, serve)
     while time.monotonic() < deadline and not results.exists():
         time.sleep(0.1)
     assert "game 1:" in results.read_text(encoding="utf-8")
+
+
+def next_event(bridge: NetBridge, kinds: tuple[type, ...], limit: float = 30.0):
+    """The next event of one of `kinds` (others are passed over)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            event = bridge.events.get(timeout=0.1)
+        except Exception:
+            continue
+        if isinstance(event, kinds):
+            return event
+    raise AssertionError(f"no {[kind.__name__ for kind in kinds]} in {limit} s")
+
+
+@pytest.mark.parametrize("serve", [("--idle", "0.05")], indirect=True)
+def test_gomoku_serve_sends_an_idle_guest_away_and_takes_the_next(tmp_path, serve):
+    """A guest who stops moving would hold a shared bot for ever: after --idle (here 3 s) it
+    loses the game on time, reads why, and the next guest gets a game."""
+    away = NetBridge(LOOPBACK)
+    away.start()
+    try:
+        away.join(LOOPBACK, serve.port, "Away")
+        assert isinstance(next_event(away, (Connected,)), Connected)
+        away.ready(True)
+        next_event(away, (PositionSet,))
+        away.move(7, 7)  # black; the bot answers, then waits for a move that never comes
+        assert next_event(away, (Moved,)).point == (7, 7)
+        assert next_event(away, (Moved,)).color is not None
+        waited = time.monotonic()
+        over = next_event(away, (GameOver,), limit=20.0)
+        assert time.monotonic() - waited >= 2.0  # not before its idle time
+        assert over.result.reason == "timeout" and over.result.winner is not None
+        closed = next_event(away, (Closed,))
+        assert "no move or ready for 0.05 minutes" in closed.message
+    finally:
+        away.close()
+    results = (tmp_path / "results.txt").read_text(encoding="utf-8")
+    assert "engine won (timeout" in results and "vs Away" in results
+    said = []
+    while not any("serving" in line for line in said):  # hosting again (--port 0: a new port)
+        said.append(serve.process.stdout.readline())
+        assert said[-1], "serve stopped"
+    assert any("Away did nothing for 0.05 minutes" in line for line in said)
+    port = int(re.search(r"port (\d+)", said[-1]).group(1))
+    nextone = NetBridge(LOOPBACK)
+    nextone.start()
+    try:
+        nextone.join(LOOPBACK, port, "Next")
+        assert isinstance(next_event(nextone, (Connected,)), Connected)  # the seat is free again
+    finally:
+        nextone.close()

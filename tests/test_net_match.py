@@ -546,7 +546,17 @@ def test_a_host_who_leaves_mid_game_tells_the_guest_it_won() -> None:
     duel.start()
     duel.do("host", Leave())
     assert duel.of("guest", GameOver) == [GameOver(Result(Color.WHITE, "disconnect"))]
-    assert isinstance(duel.events["guest"][-1], Closed)
+    assert duel.events["guest"][-1] == Closed("Alice left")  # no reason added to the usual words
+
+
+def test_a_host_that_sends_an_idle_guest_away_wins_on_time_and_says_why() -> None:
+    duel = Duel()
+    duel.start()
+    duel.play((7, 7))  # the guest (white) to move, and it never does
+    duel.do("host", Leave("no move or ready for 10 minutes"))
+    for side in ("host", "guest"):
+        assert duel.of(side, GameOver) == [GameOver(Result(Color.BLACK, "timeout"))]
+    assert duel.events["guest"][-1] == Closed("Alice left: no move or ready for 10 minutes")
 
 
 def test_messages_only_the_host_may_send_are_answered_with_an_error() -> None:

@@ -132,10 +132,10 @@ class NetBridge:
             browser, self._browser = self._browser, None
             await self._quietly(browser.stop())
 
-    async def _end_session(self) -> None:
+    async def _end_session(self, reason: str = "") -> None:
         session, self._session = self._session, None
         if session is not None:
-            await session.close()
+            await session.close(reason)
         if self._advertiser is not None:
             await self._withdraw(self._disown())
 
@@ -222,9 +222,10 @@ class NetBridge:
         if isinstance(self._session, GuestSession):
             self._session.reconnect()
 
-    def leave(self) -> None:
-        """Say bye, stop hosting/advertising or the connection; back to idle (Closed follows)."""
-        self._post(self._end_session)
+    def leave(self, reason: str = "") -> None:
+        """Say bye, stop hosting/advertising or the connection; back to idle (Closed follows).
+        A host's `reason` sends an idle guest away (see match.Leave)."""
+        self._post(lambda: self._end_session(reason))
 
     # --- in a session --------------------------------------------------------------------
 

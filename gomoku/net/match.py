@@ -49,7 +49,7 @@ from gomoku.net.events import (
     RequestReceived,
     Result,
 )
-from gomoku.net.protocol import PROTOCOL_VERSION, Message, clean_text
+from gomoku.net.protocol import MAX_REASON_CHARS, PROTOCOL_VERSION, Message, clean_text
 
 LATENCY_S = 0.5  # a guest's clock claim may exceed the host's reckoning by this much
 CLOCK_EVENT_S = 1.0  # ClockUpdate events at most this often during a game
@@ -101,7 +101,9 @@ class Load:
 
 @dataclass(frozen=True)
 class Leave:
-    pass
+    # Why, when the host sends an idle guest away (`gomoku serve --idle`): the guest loses a
+    # game in progress on time and reads this. Empty: our player left.
+    reason: str = ""
 
 
 Command = Ready | Move | Request | Reply | Resign | Chat | Load | Leave
@@ -600,9 +602,11 @@ class HostMatch(_Side):
             self._load(out, command, now)
         elif isinstance(command, Leave):
             if self.state == "playing" and self.connected:
-                self._finish(out, self.game.disconnect(self.color, now))
+                loser = self.guest_color if command.reason else self.color
+                outcome = self.game.timeout(loser, now) if command.reason else self.game.disconnect(loser, now)
+                self._finish(out, outcome)
             if self.connected:
-                out.msg("bye", reason="the host left")
+                out.msg("bye", reason=command.reason or "the host left")
             self.finished = True
             self.connected = False
             out.event(Closed("you left"))
@@ -774,7 +778,9 @@ class GuestMatch(_Side):
         elif kind == "bye":
             self.finished = True
             self.connected = False
-            out.event(Closed(f"{self.opponent} left"))
+            reason = clean_text(data.get("reason"), MAX_REASON_CHARS) or ""
+            said = "" if reason in ("", "the host left") else f": {reason}"
+            out.event(Closed(f"{self.opponent} left{said}"))
             out.close = "bye"
         elif kind == "error":
             text = clean_text(data.get("message"), 200) or "refused"

@@ -287,11 +287,12 @@ class _Session:
     def _finish(self) -> None:
         self.done.set()
 
-    async def close(self) -> None:
-        """Say bye if still talking, then close everything; idempotent."""
+    async def close(self, reason: str = "") -> None:
+        """Say bye if still talking (with `reason`: see match.Leave), then close everything;
+        idempotent."""
         link = self.link
         if not self.done.is_set():
-            self._apply(self.match.local(Leave(), time.monotonic()))
+            self._apply(self.match.local(Leave(reason), time.monotonic()))
         self.done.set()
         self.link = None
         if link is not None:
