@@ -352,6 +352,21 @@ def test_chat_and_resign_reach_the_other_side(guest_app, host_bridge):
     assert guest_app.lan.game.result.reason.value == "resign"
 
 
+def test_a_chat_line_typed_after_the_host_left_stays_in_the_field_and_says_why(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    connected_game(guest_app, peer)
+    board = guest_app.current
+    host_bridge.leave()
+    run_until(guest_app, lambda: guest_app.lan.phase == "closed", peer)
+    click(guest_app, board.duel.chat_input.rect.center)
+    for key in "hi":
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=key))
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+    run_until(guest_app, lambda: any(n.text.startswith("Not sent") for n in guest_app.notices), peer)
+    assert board.duel.chat_input.text == "hi"  # was silently dropped
+    assert any(n.text == "Not sent: the other player has left." and n.error for n in guest_app.notices)
+
+
 def test_the_chat_box_takes_room_from_the_move_list_only_as_messages_come(guest_app, host_bridge):
     # At 1280x800 a three-line chat box left the move list two rows above an empty chat.
     peer = Peer(host_bridge)

@@ -138,8 +138,14 @@ class LanLink:
     def resign(self) -> None:
         self.bridge.resign()
 
-    def say(self, text: str) -> None:
+    def say(self, text: str) -> bool:
+        """Send a chat line; False, with a notice, while nobody is there to read it."""
+        if self.phase != "connected":
+            gone = "the connection is down" if self.phase == "lost" else "the other player has left"
+            self.notices.append((f"Not sent: {gone}.", True))
+            return False
         self.bridge.chat(text)
+        return True
 
     def load(self, moves: list[Point], rule: Rule) -> None:
         self.bridge.load(moves, rule)

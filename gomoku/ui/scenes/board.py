@@ -382,7 +382,9 @@ class BoardScene(Scene):
         assert link is not None
         action = self.duel.handle_event(event, link, time.monotonic())
         if action == "chat":
-            link.say(self.duel.take_chat())
+            text = self.duel.take_chat()
+            if not link.say(text):
+                self.duel.chat_input.set_text(text)  # kept, to send once the other side is back
         elif action in ("ready", "unready"):
             link.set_ready(action == "ready")
         elif action in ("accept", "refuse"):
