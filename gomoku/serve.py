@@ -229,10 +229,14 @@ class Server:
 
     def idle_too_long(self, now: float) -> bool:
         """True when the guest on the line has neither moved nor readied for --idle (the
-        engine's own turn and a reconnect window do not count: those are not the guest's)."""
+        engine's own turn and a reconnect window do not count: those are not the guest's; in a
+        game with a move limit its countdown already says how long a move may take)."""
         idle_s = self.options.idle_s
-        return (idle_s > 0 and self.connected and not self.my_turn()
-                and now - self.guest_since >= idle_s)
+        if idle_s <= 0 or not self.connected or self.my_turn():
+            return False
+        if self.playing and self.options.host.time_control.move_s:
+            return False
+        return now - self.guest_since >= idle_s
 
     def send_idle_guest_away(self) -> None:
         minutes = self.options.idle_s / 60
