@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numba
 import pytest
+from app_input import click
 
 from gomoku.core.types import Color
 from gomoku.engine import driver, prepare
@@ -147,3 +148,40 @@ def test_a_computer_waits_for_its_engine_with_its_clock_stopped(app, monkeypatch
     ready["now"] = True
     frames_until(app, lambda: scene.game.board.ply == 1)
     assert clock.running and clock.to_move is Color.WHITE
+
+
+def test_a_hint_asked_for_while_the_engine_is_prepared_comes_by_itself(app, monkeypatch) -> None:
+    frames_until(app, lambda: app.engine_ready(Level.EASY))
+    ready = {"now": False}
+    real = app.engine_ready
+    monkeypatch.setattr(app, "engine_ready", lambda level: ready["now"] and real(level))
+    app.switch("board", {"mode": "local", "moves": [[7, 7], [8, 8]]})
+    scene = app.current
+    app.frame()
+    scene.request_hint()
+    for _ in range(5):
+        app.frame()
+    assert scene.status == "Hint: the computer is getting ready..."
+    assert not scene.buttons["hint"].enabled and scene.hint is None
+    assert app.notices[-1].text == "The hint comes as soon as the computer is ready."  # was: try again
+    ready["now"] = True
+    frames_until(app, lambda: scene.hint is not None)
+    assert scene.game.board[scene.hint] == 0 and scene.status.startswith("Hint: ")
+
+
+def test_a_waiting_hint_is_dropped_once_the_position_changes(app, monkeypatch) -> None:
+    frames_until(app, lambda: app.engine_ready(Level.EASY))
+    ready = {"now": False}
+    real = app.engine_ready
+    monkeypatch.setattr(app, "engine_ready", lambda level: ready["now"] and real(level))
+    app.switch("board", {"mode": "local", "moves": [[7, 7], [8, 8]]})
+    scene = app.current
+    app.frame()
+    scene.request_hint()
+    app.frame()
+    click(app, scene.view.geometry.center((9, 9)))  # black plays on without it
+    assert scene.game.board.ply == 3
+    ready["now"] = True
+    for _ in range(100):
+        app.frame()
+    assert scene.hint is None and scene.buttons["hint"].enabled

@@ -107,6 +107,7 @@ class BoardScene(Scene):
         self.hint: Point | None = None
         self._hint_request: int | None = None
         self._hint_ply = -1
+        self._hint_waiting = -1  # the ply whose hint was asked while the engine was being prepared
         self._pressed_point: Point | None = None
         self._turn_begun = False
         self._stalled = False
@@ -273,6 +274,7 @@ class BoardScene(Scene):
                 self.players[color] = LocalPlayer(color, info.name)
         self.hint = None
         self._hint_request = None
+        self._hint_waiting = -1
         self._pending_request = None
         self._stalled = False
         self._stall_status = STUCK_STATUS
@@ -596,8 +598,9 @@ class BoardScene(Scene):
         if not self._bind_engine() or not self.engine.ready_for(Level.HARD):
             if self.app.engine_error is not None:
                 self.app.notify(f"No hints: the computer cannot play ({self.app.engine_error}).", error=True)
-            else:
-                self.app.notify("The computer is still getting ready; try the hint again in a moment.")
+            else:  # asked for once: it comes by itself when the engine is ready (_poll_hint)
+                self._hint_waiting = self.game.board.ply
+                self.app.notify("The hint comes as soon as the computer is ready.")
             return
         self._hint_request = self.engine.submit(Position.from_board(self.game.board), Level.HARD, HINT_LIMIT)
         self._hint_ply = self.game.board.ply
@@ -614,6 +617,7 @@ class BoardScene(Scene):
             player.cancel()
         self.engine.cancel(self._hint_request)
         self._hint_request = None
+        self._hint_waiting = -1
         self.hint = None
         self._disarm()
 
@@ -756,6 +760,13 @@ class BoardScene(Scene):
         )
 
     def _poll_hint(self) -> None:
+        if self._hint_waiting >= 0:
+            waited, self._hint_waiting = self._hint_waiting, -1
+            if waited == self.game.board.ply and not self.game.is_over:
+                if self.app.engine_error is not None or self._bind_engine() and self.engine.ready_for(Level.HARD):
+                    self.request_hint()  # (or says why there is none)
+                else:
+                    self._hint_waiting = waited
         if self._hint_request is None:
             return
         for item in self.engine.take(self._hint_request):
@@ -847,6 +858,8 @@ class BoardScene(Scene):
                 self.status = "Computer thinking..."
         elif self._hint_request is not None:
             self.status = "Looking for a good move..."
+        elif self._hint_waiting >= 0:
+            self.status = "Hint: the computer is getting ready..."
         elif self.hint is not None:
             self.status = f"Hint: {point_name(self.hint, game.board.size)}"
         elif player is not None:
@@ -1022,7 +1035,7 @@ class BoardScene(Scene):
         game = self.game
         human_turn = isinstance(self.players.get(game.to_move), LocalPlayer) and not game.is_over
         self.buttons["undo"].enabled = game.can_undo(self._requester())
-        self.buttons["hint"].enabled = human_turn and self._hint_request is None
+        self.buttons["hint"].enabled = human_turn and self._hint_request is None and self._hint_waiting < 0
         self.buttons["resign"].enabled = not game.is_over
         self.buttons["save"].enabled = game.board.ply > 0
         for key, armed in (("resign", "resign"), ("restart", "restart"), ("menu", "leave")):
