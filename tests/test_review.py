@@ -145,6 +145,31 @@ def test_the_computer_shows_its_move_at_the_move_shown(app: App) -> None:
     assert scene.best is None and scene.best_text == "" and scene.best_button.enabled
 
 
+def test_asked_while_the_engine_is_prepared_the_answer_comes_by_itself(app: App, monkeypatch) -> None:
+    frames_until(app, lambda: app.engine_ready(Level.EASY))
+    ready = {"now": False}
+    real = app.engine_ready
+    monkeypatch.setattr(app, "engine_ready", lambda level: ready["now"] and real(level))
+    app.switch("review", {"record": _record(), "ply": 6})  # black to move: an open four wins
+    scene = app.current
+    press(app, pygame.K_h)
+    for _ in range(5):
+        app.frame()
+    assert scene._text_lines() == ["The computer is getting ready; its answer comes by itself."]
+    assert not scene.best_button.enabled and scene.best is None  # was: "ask again in a moment"
+    ready["now"] = True
+    frames_until(app, lambda: scene.best is not None)
+    assert scene.best in [(7, 10), (7, 6)]
+    ready["now"] = False  # (a stand-in: asked again while not ready, then stepped away)
+    press(app, pygame.K_LEFT)
+    press(app, pygame.K_h)
+    press(app, pygame.K_LEFT)
+    ready["now"] = True
+    for _ in range(50):
+        app.frame()
+    assert scene.best is None and scene._best_request is None and scene.ply == 4  # it was for move 5
+
+
 def test_asking_at_the_decided_end_says_why_not(app: App) -> None:
     app.switch("review", {"record": _record()})
     app.frame()

@@ -26,6 +26,7 @@ from gomoku.ui.players import EngineSession
 from gomoku.ui.scene import Scene
 from gomoku.ui.widgets import Button, blit_text, wrap_text
 
+WAITING_TEXT = "The computer is getting ready; its answer comes by itself."
 TEXT_LINES = 2  # the lines under the step buttons: the analysis and the computer's answer
 BEST_LIMIT = SearchLimit(time_s=2.0)  # hard's own pace in a game: a reviewer can wait for it
 RESULT_TEXT = {"draw": "A draw (the board is full)", "": "Unfinished game"}
@@ -72,6 +73,7 @@ class ReviewScene(Scene):
         self.best: Point | None = None  # the computer's move at this ply, once it answered
         self.best_text = ""  # what its answer says, in words
         self._best_request: int | None = None
+        self._best_waiting = False  # asked while the engine was being prepared: sent once it is ready
         self.analysis = GameAnalysis(GameRecord())  # a look at every position, in the background
         self._forbidden: tuple[int, frozenset[Point]] = (-1, frozenset())  # (ply, black's forbidden points)
 
@@ -237,13 +239,15 @@ class ReviewScene(Scene):
         if self.board.is_game_over():
             self.app.notify("The game is decided at this move; step back to ask the computer.")
             return
-        if self._best_request is not None or self.best is not None:
+        if self._best_request is not None or self.best is not None or self._best_waiting:
             return  # asked already: the answer is coming or shown
         if not self.engine.bind(self.app) or not self.engine.ready_for(Level.HARD):
             if self.app.engine_error is not None:
                 self.app.notify(f"The computer cannot play ({self.app.engine_error}).", error=True)
-            else:
-                self.app.notify("The computer is still getting ready; ask again in a moment.")
+            else:  # asked for once: update() sends it when the engine is ready
+                self._best_waiting = True
+                if not self._text_room:  # a short panel has no line to say so
+                    self.app.notify(WAITING_TEXT)
             return
         self.analysis.pause(self.engine)  # the player's question first; the look goes on after
         self._best_request = self.engine.submit(Position.from_board(self.board), Level.HARD, BEST_LIMIT)
@@ -252,10 +256,15 @@ class ReviewScene(Scene):
         """Another position: its answer (or the search for it) no longer applies."""
         self.engine.cancel(self._best_request)
         self._best_request = None
+        self._best_waiting = False
         self.best = None
         self.best_text = ""
 
     def update(self, dt: float) -> None:
+        if self._best_waiting and (self.app.engine_error is not None
+                                   or self.engine.bind(self.app) and self.engine.ready_for(Level.HARD)):
+            self._best_waiting = False
+            self.request_best()  # (or says why there is no answer)
         self._poll_best()
         self.analysis.poll(self.engine)
         if self.app.engine_error is not None:
@@ -306,7 +315,7 @@ class ReviewScene(Scene):
         for key, button in self.step_buttons.items():
             button.enabled = (self.ply > 0) if key in ("first", "back") else (self.ply < self.total)
         # (at a decided move it stays pressable, to say why there is nothing to ask)
-        self.best_button.enabled = self.best is None and self._best_request is None
+        self.best_button.enabled = self.best is None and self._best_request is None and not self._best_waiting
         buttons = (*self.step_buttons.values(), self.best_button, self.play_local, self.play_ai, self.back_button)
         text_lines = self._text_lines()
         look = (id(self.record), self.total, self.ply, self.best, tuple(text_lines),
@@ -371,6 +380,8 @@ class ReviewScene(Scene):
         lines there is room for (the keys are in the buttons' tooltips)."""
         if self._best_request is not None:
             text = "The computer is thinking..."
+        elif self._best_waiting:
+            text = WAITING_TEXT
         elif self.best_text:
             text = self.best_text
         elif self.ply in self.analysis.notes:
