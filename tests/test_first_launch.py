@@ -150,7 +150,9 @@ def test_a_computer_waits_for_its_engine_with_its_clock_stopped(app, monkeypatch
     assert clock.running and clock.to_move is Color.WHITE
 
 
-def test_a_hint_asked_for_while_the_engine_is_prepared_comes_by_itself(app, monkeypatch) -> None:
+def hint_asked_before_the_engine_is_ready(app, monkeypatch) -> tuple:
+    """A two-player game, black to move, whose hint is asked for while the engine "is not
+    ready" (until the returned flag's "now" is set): (the scene, the flag)."""
     frames_until(app, lambda: app.engine_ready(Level.EASY))
     ready = {"now": False}
     real = app.engine_ready
@@ -159,6 +161,12 @@ def test_a_hint_asked_for_while_the_engine_is_prepared_comes_by_itself(app, monk
     scene = app.current
     app.frame()
     scene.request_hint()
+    app.frame()
+    return scene, ready
+
+
+def test_a_hint_asked_for_while_the_engine_is_prepared_comes_by_itself(app, monkeypatch) -> None:
+    scene, ready = hint_asked_before_the_engine_is_ready(app, monkeypatch)
     for _ in range(5):
         app.frame()
     assert scene.status == "Hint: the computer is getting ready..."
@@ -170,15 +178,7 @@ def test_a_hint_asked_for_while_the_engine_is_prepared_comes_by_itself(app, monk
 
 
 def test_a_waiting_hint_is_dropped_once_the_position_changes(app, monkeypatch) -> None:
-    frames_until(app, lambda: app.engine_ready(Level.EASY))
-    ready = {"now": False}
-    real = app.engine_ready
-    monkeypatch.setattr(app, "engine_ready", lambda level: ready["now"] and real(level))
-    app.switch("board", {"mode": "local", "moves": [[7, 7], [8, 8]]})
-    scene = app.current
-    app.frame()
-    scene.request_hint()
-    app.frame()
+    scene, ready = hint_asked_before_the_engine_is_ready(app, monkeypatch)
     click(app, scene.view.geometry.center((9, 9)))  # black plays on without it
     assert scene.game.board.ply == 3
     ready["now"] = True

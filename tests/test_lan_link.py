@@ -28,13 +28,17 @@ class QuietBridge:
         return lambda *args: self.sent.append((name, args))
 
 
-def connected_link(role: str = "host") -> tuple[LanLink, QuietBridge]:
-    """Alice's link, connected to Bob as `role` ("host" or "guest"), Alice black."""
+UNTIMED = TimeControl()
+
+
+def connected_link(role: str = "host", control: TimeControl = UNTIMED, color: Color = Color.BLACK,
+                   now: float = 0.0) -> tuple[LanLink, QuietBridge]:
+    """Alice's link, connected to Bob as `role` ("host" or "guest"), Alice `color`."""
     bridge = QuietBridge()
     link = LanLink(bridge, "Alice")
-    bridge.events.put(ev.Connected(role, "Alice", "Bob", Color.BLACK, Rule.FREESTYLE, 15, TimeControl(),
+    bridge.events.put(ev.Connected(role, "Alice", "Bob", color, Rule.FREESTYLE, 15, control,
                                    "token", "127.0.0.1", 15515))
-    link.pump(0.0)
+    link.pump(now)
     return link, bridge
 
 
@@ -106,11 +110,7 @@ def test_our_own_advertised_game_is_never_a_host_to_join_even_when_found_first()
 
 def test_a_timed_duel_shows_each_side_its_whole_game_time_before_the_start() -> None:
     # The waiting position had adopted an empty clock: both cards read a red 0:00 until Ready.
-    bridge = QuietBridge()
-    link = LanLink(bridge, "Alice")
-    bridge.events.put(ev.Connected("guest", "Alice", "Bob", Color.WHITE, Rule.FREESTYLE, 15,
-                                   TimeControl(game_s=180, increment_s=2), "token", "127.0.0.1", 15515))
-    link.pump(5.0)
+    link, _ = connected_link("guest", TimeControl(game_s=180, increment_s=2), Color.WHITE, now=5.0)
     assert link.game is not None and not link.game.clock.running
     assert [link.game.clock.remaining(color, 9.0) for color in Color] == [180.0, 180.0]
     assert link.game.clock.flagged(9.0) is None
@@ -148,11 +148,7 @@ def test_an_opponent_of_the_same_name_is_told_apart_by_its_side(role: str, shown
 
 
 def test_a_sync_that_refuses_our_move_keeps_our_move_countdown_running() -> None:
-    bridge = QuietBridge()
-    link = LanLink(bridge, "Alice")
-    bridge.events.put(ev.Connected("guest", "Alice", "Bob", Color.WHITE, Rule.FREESTYLE, 15,
-                                   TimeControl(game_s=300, move_s=30), "token", "127.0.0.1", 15515))
-    link.pump(0.0)
+    link, bridge = connected_link("guest", TimeControl(game_s=300, move_s=30), Color.WHITE)
     clock = ev.ClockMs(300_000, 288_000)
     bridge.events.put(ev.PositionSet(((7, 7),), Rule.FREESTYLE, Color.WHITE, clock, "playing", why="sync",
                                      move_used_s=12.0))
