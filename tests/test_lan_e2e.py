@@ -8,7 +8,6 @@ GOMOKU_TEST_SCREENSHOTS=DIR set, the screens a player would see are saved there 
 from __future__ import annotations
 
 import os
-import queue
 import re
 import signal
 import subprocess
@@ -21,6 +20,7 @@ from pathlib import Path
 import pygame
 import pytest
 from app_input import click
+from net_side import Side
 
 from gomoku.core.types import Color
 from gomoku.net.bridge import NetBridge
@@ -241,41 +241,27 @@ def test_gomoku_serve_plays_a_scripted_guest_process_to_the_end(tmp_path, serve)
     assert "game 1:" in results.read_text(encoding="utf-8")
 
 
-def next_event(bridge: NetBridge, kinds: tuple[type, ...], limit: float = 30.0):
-    """The next event of one of `kinds` (others are passed over)."""
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        try:
-            event = bridge.events.get(timeout=0.1)
-        except queue.Empty:
-            continue
-        if isinstance(event, kinds):
-            return event
-    raise AssertionError(f"no {[kind.__name__ for kind in kinds]} in {limit} s")
-
-
 @pytest.mark.parametrize("serve", [("--idle", "0.05")], indirect=True)
 def test_gomoku_serve_sends_an_idle_guest_away_and_takes_the_next(tmp_path, serve):
     """A guest who stops moving would hold a shared bot for ever: after --idle (here 3 s) it
     loses the game on time, reads why, and the next guest gets a game."""
-    away = NetBridge(LOOPBACK)
-    away.start()
+    away = Side()
     try:
-        away.join(LOOPBACK, serve.port, "Away")
-        assert isinstance(next_event(away, (Connected,)), Connected)
-        away.ready(True)
-        next_event(away, (PositionSet,))
-        away.move(7, 7)  # black; the bot answers, then waits for a move that never comes
-        assert next_event(away, (Moved,)).point == (7, 7)
-        assert next_event(away, (Moved,)).color is Color.WHITE  # the bot's answer
+        away.bridge.join(LOOPBACK, serve.port, "Away")
+        away.wait(Connected, timeout=30.0)
+        away.bridge.ready(True)
+        away.wait(PositionSet)
+        away.bridge.move(7, 7)  # black; the bot answers, then waits for a move that never comes
+        away.wait(Moved, lambda e: e.point == (7, 7))
+        away.wait(Moved, lambda e: e.color is Color.WHITE)  # the bot's answer
         waited = time.monotonic()
-        over = next_event(away, (GameOver,), limit=20.0)
+        over = away.wait(GameOver, timeout=20.0)
         assert time.monotonic() - waited >= 2.0  # not before its idle time
         assert over.result == Result(Color.WHITE, "timeout")  # the idle guest (black) lost
-        closed = next_event(away, (Closed,))
+        closed = away.wait(Closed)
         assert "no move or ready for 0.05 minutes" in closed.message
     finally:
-        away.close()
+        away.bridge.close()
     results = (tmp_path / "results.txt").read_text(encoding="utf-8")
     assert "engine won (timeout" in results and "vs Away" in results
     said = []
@@ -284,10 +270,9 @@ def test_gomoku_serve_sends_an_idle_guest_away_and_takes_the_next(tmp_path, serv
         assert said[-1], "serve stopped"
     assert any("Away did nothing for 0.05 minutes" in line for line in said)
     port = int(re.search(r"port (\d+)", said[-1]).group(1))
-    nextone = NetBridge(LOOPBACK)
-    nextone.start()
+    nextone = Side()
     try:
-        nextone.join(LOOPBACK, port, "Next")
-        assert isinstance(next_event(nextone, (Connected,)), Connected)  # the seat is free again
+        nextone.bridge.join(LOOPBACK, port, "Next")
+        nextone.wait(Connected, timeout=30.0)  # the seat is free again
     finally:
-        nextone.close()
+        nextone.bridge.close()
