@@ -602,9 +602,10 @@ class HostMatch(_Side):
             self._load(out, command, now)
         elif isinstance(command, Leave):
             if self.state == "playing" and self.connected:
-                loser = self.guest_color if command.reason else self.color
-                outcome = self.game.timeout(loser, now) if command.reason else self.game.disconnect(loser, now)
-                self._finish(out, outcome)
+                if command.reason:  # an idle guest sent away loses on time
+                    self._finish(out, self.game.timeout(self.guest_color, now))
+                else:
+                    self._finish(out, self.game.disconnect(self.color, now))
             if self.connected:
                 out.msg("bye", reason=command.reason or "the host left")
             self.finished = True
