@@ -352,6 +352,26 @@ def test_chat_and_resign_reach_the_other_side(guest_app, host_bridge):
     assert guest_app.lan.game.result.reason.value == "resign"
 
 
+def test_a_duels_review_offers_no_play_on_and_leads_back_to_the_duel(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    connected_game(guest_app, peer)
+    board = guest_app.current
+    click(guest_app, board.buttons["resign"].rect.center)
+    click(guest_app, board.buttons["resign"].rect.center)
+    run_until(guest_app, lambda: guest_app.lan.state == "over", peer)
+    click(guest_app, board.end_buttons["review"].rect.center)
+    review = guest_app.current
+    assert guest_app.current_name == "review"
+    # "Play on" would start a game on this screen while the other player waits in the duel.
+    assert not review.play_local.active and not review.play_ai.active
+    assert review.back_button.text == "Back to the duel"
+    host_bridge.chat("rematch?")
+    click(guest_app, review.back_button.rect.center)
+    assert guest_app.current_name == "board" and guest_app.current.lan is guest_app.lan
+    run_until(guest_app, lambda: any(line.text == "rematch?" for line in guest_app.lan.chat), peer)
+    assert guest_app.lan.phase == "connected"
+
+
 def test_a_chat_line_typed_after_the_host_left_stays_in_the_field_and_says_why(guest_app, host_bridge):
     peer = Peer(host_bridge)
     connected_game(guest_app, peer)

@@ -64,6 +64,7 @@ class ReviewScene(Scene):
         self.play_local = Button(theme, "Play on: two players")
         self.play_ai = Button(theme, "Play on: vs computer")
         self.back_button = Button(theme, "Back", hotkey=pygame.K_ESCAPE)
+        self._in_duel = False  # a LAN duel is on: no Play on (a game beside it would leave it hanging)
         self.move_list = MoveList(theme)
         self._header_rects: list[pygame.Rect] = []
         self._counter_rect = pygame.Rect(0, 0, 0, 0)
@@ -94,6 +95,9 @@ class ReviewScene(Scene):
             self.app.notify("There is no game to review.", error=True)
             record = GameRecord()
         self.record = record
+        self._in_duel = self.back_data.get("mode") == "lan"  # reviewed from a LAN duel's result
+        self.play_local.visible = self.play_ai.visible = not self._in_duel
+        self.back_button.text = "Back to the duel" if self._in_duel else "Back"
         self._forbidden = (-1, frozenset())
         self._forget_best()
         self.analysis.pause(self.engine)
@@ -163,8 +167,9 @@ class ReviewScene(Scene):
         inner = self.panel_rect.inflate(-2 * pad, -2 * pad)
         # Bottom up: Back, the two Play on buttons, the text lines, the step buttons, the counter.
         self.back_button.rect = pygame.Rect(inner.left, inner.bottom - button_h, inner.width, button_h)
-        self.play_ai.rect = pygame.Rect(inner.left, self.back_button.rect.top - pad - button_h, inner.width, button_h)
-        self.play_local.rect = pygame.Rect(inner.left, self.play_ai.rect.top - pad - button_h, inner.width, button_h)
+        play_h, play_gap = (0, 0) if self._in_duel else (button_h, pad)
+        self.play_ai.rect = pygame.Rect(inner.left, self.back_button.rect.top - play_gap - play_h, inner.width, play_h)
+        self.play_local.rect = pygame.Rect(inner.left, self.play_ai.rect.top - play_gap - play_h, inner.width, play_h)
         self._text_room = TEXT_LINES
         text_h = theme.font(theme.small_px).get_linesize() * TEXT_LINES
         self._text_rect = pygame.Rect(inner.left, self.play_local.rect.top - 2 * pad - text_h, inner.width, text_h)
@@ -188,6 +193,9 @@ class ReviewScene(Scene):
         third = (row.width - 2 * pad) // 3
         for index, button in enumerate((self.play_local, self.play_ai, self.back_button)):
             button.rect = pygame.Rect(row.left + index * (third + pad), row.top, third, button_h)
+        if self._in_duel:  # Back alone takes the row
+            self.play_local.rect = self.play_ai.rect = pygame.Rect(row.left, row.top, 0, 0)
+            self.back_button.rect = row.copy()
         list_w = max(self.move_list.min_width, round(inner.width * 0.3))
         left = pygame.Rect(inner.left, inner.top, inner.width - list_w - pad, row.top - pad - inner.top)
         self.move_list.rect = pygame.Rect(left.right + pad, inner.top, list_w, left.height)
