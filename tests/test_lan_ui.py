@@ -496,6 +496,17 @@ def test_when_the_other_player_leaves_the_card_leads_back_to_the_lobby(guest_app
     assert guest_app.current_name == "lobby"
 
 
+def test_a_guest_sent_away_from_an_untimed_game_reads_why_not_that_its_time_ran_out(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    connected_game(guest_app, peer)  # untimed: there is no time to run out
+    board = guest_app.current
+    host_bridge.leave("no move or ready for 10 minutes; others may want to play")
+    run_until(guest_app, lambda: guest_app.lan.game.is_over, peer)
+    guest_app.frame()
+    assert board._reason_text(guest_app.lan.game.result).startswith("You were away too long")
+    assert any("no move or ready for 10 minutes" in notice.text for notice in guest_app.notices)
+
+
 def test_a_line_that_never_comes_back_ends_the_game_without_a_winner_here(guest_app, host_bridge):
     peer = Peer(host_bridge)
     connected_game(guest_app, peer)
