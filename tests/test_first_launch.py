@@ -177,6 +177,14 @@ def test_a_hint_asked_for_while_the_engine_is_prepared_comes_by_itself(app, monk
     assert scene.game.board[scene.hint] == 0 and scene.status.startswith("Hint: ")
 
 
+def test_a_waiting_hint_says_so_whole_in_the_smallest_window(app, monkeypatch) -> None:
+    app.set_window_size((640, 400))
+    scene, _ready = hint_asked_before_the_engine_is_ready(app, monkeypatch)
+    theme = app.theme
+    assert scene.status == "Hint: getting ready..."  # not "Hint: the computer is ge..."
+    assert theme.fit_text(scene.status, theme.text_px, scene.panel.status_rect.width, True) == scene.status
+
+
 def test_a_waiting_hint_is_dropped_once_the_position_changes(app, monkeypatch) -> None:
     scene, ready = hint_asked_before_the_engine_is_ready(app, monkeypatch)
     click(app, scene.view.geometry.center((9, 9)))  # black plays on without it

@@ -596,6 +596,13 @@ def test_a_duel_fits_the_smallest_window_with_readable_text(tmp_path, host_bridg
                 chat = board.duel.chat_rect
                 assert board.panel_rect.contains(chat) and not chat.colliderect(board.panel.buttons_area)
                 assert not chat.colliderect(board.panel.status_rect)
+            app.set_window_size((640, 400))
+            now = time.monotonic()
+            app.lan._on_lost(ev.ConnectionLost(now + 180, "guest"), now)
+            app.frame()
+            board, theme = app.current, app.theme
+            assert board.status == "Connection lost"  # its longer wording would be cut here
+            assert theme.fit_text(board.status, theme.text_px, board.panel.status_rect.width, True) == board.status
         finally:
             app.close()
     small = sorted({(px, text) for px, text in drawn if px < READABLE_PX})

@@ -235,3 +235,20 @@ def test_a_narrow_card_drops_the_colour_word_before_cutting_who_plays(tmp_path: 
         assert not any(text.endswith("...") for text in kinds)
     else:
         assert "White  ·  Human" in kinds and "Black  ·  Human" in kinds
+
+
+def test_a_long_name_to_move_gives_the_status_line_the_colour_instead_of_a_cut(tmp_path: Path) -> None:
+    app = open_app(tmp_path, (640, 400))
+    try:
+        app.settings.player_name = "Konstantinopoulou"
+        app.settings.guest_name = "Alexandrina Wolff"
+        app.switch("board", {"mode": "local", "moves": [[7, 7]]})
+        frames(app, 2)
+        scene, theme = app.current, app.theme
+        assert scene.status == "White to move"  # was "Alexandrina Wolff to..."
+        assert theme.fit_text(scene.status, theme.text_px, scene.panel.status_rect.width, True) == scene.status
+        app.set_window_size((1280, 800))
+        frames(app, 2)
+        assert app.current.status == "Alexandrina Wolff to move (white)"  # room for all of it
+    finally:
+        app.close()

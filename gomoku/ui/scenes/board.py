@@ -859,26 +859,35 @@ class BoardScene(Scene):
         elif self._hint_request is not None:
             self.status = "Looking for a good move..."
         elif self._hint_waiting >= 0:
-            self.status = "Hint: the computer is getting ready..."
+            self.status = self._fitting("Hint: the computer is getting ready...", "Hint: getting ready...")
         elif self.hint is not None:
             self.status = f"Hint: {point_name(self.hint, game.board.size)}"
         elif player is not None:
             who = "Your move" if self._requester() is not None else f"{player.name} to move"
-            self.status = f"{who} ({game.to_move.label})"
+            self.status = self._fitting(f"{who} ({game.to_move.label})", f"{game.to_move.label.capitalize()} to move")
 
     def _lan_status(self, link: LanLink) -> str:
         opponent = link.info.opponent_name if link.info is not None else "The opponent"
         if link.phase == "lost":
-            return "Connection lost: clocks stopped"
+            return self._fitting("Connection lost: clocks stopped", "Connection lost")
         if link.phase == "closed":
             return "The connection is closed"
         if link.state == "waiting":
-            return "Press Ready to start" if not link.ready_mine else f"Waiting for {opponent}..."
+            return "Press Ready to start" if not link.ready_mine else self._fitting(f"Waiting for {opponent}...",
+                                                                                   "Waiting for the other player...",
+                                                                                   "Waiting...")
         if link.my_request is not None:
             return "Waiting for an answer..."
         if link.my_turn:
             return f"Your move ({self.game.to_move.label})"
-        return f"{opponent} to move ({self.game.to_move.label})"  # the colour tells apart two of one name
+        colour = self.game.to_move.label  # the colour tells apart two of one name
+        return self._fitting(f"{opponent} to move ({colour})", f"{colour.capitalize()} to move")
+
+    def _fitting(self, *wordings: str) -> str:
+        """The first of a status's `wordings` (longest first) that the status line shows whole:
+        a small window or a long name gets a shorter one rather than a cut one."""
+        theme = self.app.theme
+        return theme.first_fitting(wordings, theme.text_px, self.panel.status_rect.width, bold=True)
 
     def _result_title(self, outcome: Outcome) -> str:
         return result_title(outcome, self.game, self.players, self._requester())
