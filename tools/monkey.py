@@ -339,16 +339,22 @@ class Monkey:
         if link is not None and link.phase not in ("idle", "closed"):
             return
         self._kept_at = time.perf_counter()
-        if self.app.current_name != "lobby":
-            self.app.switch("lobby", {})
-        lobby = self.app.current
-        if self.host:
-            lobby.start_hosting()
+        resume = [w for w in widgets_of(self.app.current) if getattr(w, "text", "") == "Continue"]
+        if self.join and self.app.current_name == "menu" and resume and self.rng.random() < 0.5:
+            self.click(resume[0].rect.center)  # after a kill: take the seat back as a player would
+            action = "continuing"
         else:
-            lobby.address_input.text = f"{self.join[0]}:{self.join[1]}"
-            lobby.join_typed()
+            if self.app.current_name != "lobby":
+                self.app.switch("lobby", {})
+            action = "hosting" if self.host else "joining"
+            lobby = self.app.current  # (the board instead, if a duel was still on)
+            if self.app.current_name == "lobby" and self.host:
+                lobby.start_hosting()
+            elif self.app.current_name == "lobby":
+                lobby.address_input.text = f"{self.join[0]}:{self.join[1]}"
+                lobby.join_typed()
         if self.verbose:
-            print(f"{step:6d} {'hosting' if self.host else 'joining'} again", flush=True)
+            print(f"{step:6d} {action} again", flush=True)
         until = time.perf_counter() + 1.5
         while time.perf_counter() < until:
             self.frame(step)
