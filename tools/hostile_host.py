@@ -153,7 +153,7 @@ class HostileHost:
             payload, self.buffer = self.buffer[4:4 + length], self.buffer[4 + length:]
             try:
                 message = msgpack.unpackb(payload, raw=False)
-            except Exception:  # our guest never sends this; a finding for the guest's encoder
+            except Exception:  # (our guest never sends one: skipped)
                 continue
             self.answer(message)
 
@@ -174,7 +174,7 @@ class HostileHost:
                 self.moves.pop()
                 self.send_sync()
 
-    # --- what an honest host would send --------------------------------------------------
+    # --- the host's side of the conversation ----------------------------------------------
 
     def welcome(self) -> None:
         self.rule = self.rng.choice(list(Rule))

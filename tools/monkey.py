@@ -10,15 +10,22 @@ a click on it is a click on whatever lies there.) It reports:
     error       an exception out of a frame (the app would say "Something went wrong" and go
                 back to the menu; here the run goes on the same way), or an ERROR logged
                 anywhere (the engine thread, the network thread), with the step to replay
-    slow frame  the slowest frames by scene (a frozen window shows here)
+    layout      what the layout tests check (inside the window, nothing over another, a
+                button's words whole), in whatever state the input led to; each problem once
+    slow frame  p99 and the slowest frame by scene (a frozen window shows here)
     visits      the events sent in each scene, so a run that never left the menu shows
 
-A quit (Esc in the menu's Quit, say) starts the app again on the same home, so Continue and the
-autosave are tried too. The network stays on this machine: LAN play is bound to 127.0.0.1 and
-this process refuses (as an unreachable host) any connection or name lookup that would leave it.
-Exit status 1 if an error was seen.
+A quit (the menu's Quit, say) starts the app again on the same home, so Continue and the
+autosave are tried too. `--duel` hosts a LAN duel against a second monkey in its own process
+(joined by address, killed with SIGKILL now and then and started again on its home, where it
+takes its seat back through Continue or the lobby); half the inputs in a duel then keep it
+going (Ready, Rematch, a move on our turn), and the report counts its stones and results. The
+network stays on this machine: LAN play is bound to 127.0.0.1 and this process refuses (as an
+unreachable host) any connection or name lookup that would leave it. Exit status 1 on any
+error or layout problem (the guest's included).
 
     .venv/bin/python tools/monkey.py --events 5000 --seed 1 [--size 1280x800] [--verbose]
+    .venv/bin/python tools/monkey.py --duel --events 8000 --seed 21 [--kill 0.002]
 """
 
 from __future__ import annotations

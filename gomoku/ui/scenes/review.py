@@ -64,7 +64,7 @@ class ReviewScene(Scene):
         self.play_local = Button(theme, "Play on: two players")
         self.play_ai = Button(theme, "Play on: vs computer")
         self.back_button = Button(theme, "Back", hotkey=pygame.K_ESCAPE)
-        self._in_duel = False  # a LAN duel is on: no Play on (a game beside it would leave it hanging)
+        self._in_duel = False  # reviewed from a LAN duel: no Play on (a game beside it would leave it hanging)
         self.move_list = MoveList(theme)
         self._header_rects: list[pygame.Rect] = []
         self._counter_rect = pygame.Rect(0, 0, 0, 0)
