@@ -592,3 +592,48 @@ def test_a_depth_limit_makes_every_search_repeat_exactly():
         assert " depth 5 " in message, message
         answers.append((move_of(replies), message.split(" time ")[0]))
     assert answers[0] == answers[1]
+
+
+# --- any sequence of commands, as a confused or hostile manager sends them -----------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_NUMBER = st.sampled_from(["0", "1", "7", "14", "15", "19", "20", "-1", "99999999999999999999", "x", "", "1e3"])
+_POINT = st.one_of(st.builds(lambda x, y: f"{x},{y}", _NUMBER, _NUMBER),  # mostly a real point, to play on
+                   *[st.builds(lambda x, y: f"{x},{y}", st.integers(0, 14), st.integers(0, 14))] * 3)
+_STONE = st.builds(lambda p, c: f"{p},{c}", _POINT, st.sampled_from(["1", "2", "3", "0", "9", "x"]))
+_COMMAND = st.one_of(
+    st.builds(lambda n: f"START {n}", st.sampled_from(["15", "20", "10", "25", "x", ""])),
+    st.sampled_from(["RESTART", "BEGIN", "ABOUT", "YXHASHCLEAR", "YXSHOWFORBID", "YXSTOP", "", "DONE",
+                     "SWAP2BOARD", "turn 7,7", "TURN", "TAKEBACK", "INFO", "RECTSTART 15,15", "RECTSTART 15,20"]),
+    st.builds(lambda p: f"TURN {p}", _POINT),
+    st.builds(lambda p: f"TAKEBACK {p}", _POINT),
+    st.builds(lambda stones, yx: "\n".join([("YXBOARD" if yx else "BOARD"), *stones, "DONE"]),
+              st.lists(_STONE, max_size=6), st.booleans()),
+    st.builds(lambda k, v: f"INFO {k} {v}",
+              st.sampled_from(["timeout_turn", "timeout_match", "time_left", "rule", "max_memory", "game_type",
+                               "level", "max_depth", "folder", "evaluate", "x" * 40]),
+              st.sampled_from(["0", "1", "4", "5", "100", "-5", "easy", "hard", "99999999999999999999", "a b"])),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["START 15", "START 20", "RESTART"]), st.lists(_COMMAND, max_size=14))
+def test_no_sequence_of_commands_makes_an_internal_error_or_an_illegal_move(start: str, commands: list[str]) -> None:
+    # The real engine at easy, each search capped at 0.1 s whatever INFO says.
+    brain = Brain(level=Level.EASY, think=lambda position, level, limit, *args, **kwargs: driver.think(
+        position, level, type(limit)(time_s=min(limit.time_s, 0.1)), *args, **kwargs))
+    for command in [start, *commands]:
+        before = brain.board.copy() if brain.board is not None else None
+        replies = feed(brain, command)
+        assert not any("internal error" in reply for reply in replies), (command, replies)
+        moves = [reply for reply in replies if not reply.startswith(("MESSAGE", "ERROR", "UNKNOWN", "OK", "DEBUG"))
+                 and "," in reply and reply.replace(",", "").isdigit()]
+        for reply in moves:  # a move is a legal one of the position it was asked in
+            x, y = (int(part) for part in reply.split(","))
+            board = brain.board
+            assert board is not None and board.on_board(x, y), (command, replies)
+            assert board.last_move == (x, y), (command, replies)  # it stands on the brain's own board
+            if before is not None and command.split()[0].upper() in ("BEGIN", "TURN"):
+                assert before[(x, y)] == 0, (command, replies)
