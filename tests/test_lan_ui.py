@@ -263,6 +263,23 @@ def test_a_bad_typed_address_is_explained_and_an_unreachable_one_fails_plainly(g
     assert guest_app.current_name == "lobby"
     assert guest_app.lan.phase == "idle"
     assert "Traceback" not in guest_app.lan.error
+    guest_app.frame()
+    said = [notice.text for notice in guest_app.notices]
+    assert "Nobody is hosting a game at that address and port" in said, said  # a sentence, not "nobody is..."
+
+
+def test_cancelling_a_hosted_game_says_nothing_and_leaves_the_lobby_ready_for_another_try(guest_app):
+    guest_app.switch("lobby", {})
+    lobby = guest_app.current
+    lobby.start_hosting()
+    run_until(guest_app, lambda: guest_app.lan.hosting is not None)
+    click(guest_app, lobby.cancel_host.rect.center)
+    deadline = time.monotonic() + 1.0  # the session's own Closed comes back meanwhile
+    while time.monotonic() < deadline:
+        guest_app.frame()
+        time.sleep(0.01)
+    assert guest_app.lan.phase == "idle"  # was "closed", with a toast "you left"
+    assert not guest_app.notices, [notice.text for notice in guest_app.notices]
 
 
 def test_moves_travel_both_ways_and_both_screens_agree_on_the_result(guest_app, host_bridge):

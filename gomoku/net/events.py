@@ -214,6 +214,7 @@ class Closed(NetEvent):
     """The session is over for good (bye, reconnect window passed, protocol error, cancel)."""
 
     message: str
+    ours: bool = False  # our own player ended it (cancel, leave): nothing new to tell them
 
 
 @dataclass(frozen=True)

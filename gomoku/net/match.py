@@ -610,7 +610,7 @@ class HostMatch(_Side):
                 out.msg("bye", reason=command.reason or "the host left")
             self.finished = True
             self.connected = False
-            out.event(Closed("you left"))
+            out.event(Closed("you left", ours=True))
             out.close = "left"
         return out.step()
 
@@ -965,7 +965,7 @@ class GuestMatch(_Side):
                 out.msg("bye", reason="the guest left")
             self.finished = True
             self.connected = False
-            out.event(Closed("you left"))
+            out.event(Closed("you left", ours=True))
             out.close = "left"
         return out.step()
 

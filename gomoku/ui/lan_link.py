@@ -39,6 +39,12 @@ class ChatLine:
     mine: bool
 
 
+def _sentence(text: str) -> str:
+    """The network's messages are phrase fragments ("nobody is hosting..."); shown alone, as a
+    notice or on the card, they begin with a capital."""
+    return text[:1].upper() + text[1:]
+
+
 class LanLink:
     """One LAN duel as the UI sees it: phase, hosts found, the connection, the mirror game.
 
@@ -205,7 +211,7 @@ class LanLink:
     def _on_failed(self, event: ev.Failed, now: float) -> None:
         self.phase = "idle"
         self.error = event.message
-        self.notices.append((event.message, True))
+        self.notices.append((_sentence(event.message), True))
 
     def _on_ready(self, event: ev.ReadyChanged, now: float) -> None:
         self.ready_mine, self.ready_theirs = event.mine, event.theirs
@@ -280,10 +286,12 @@ class LanLink:
         self.notices.append(("Reconnected: the game goes on.", False))
 
     def _on_closed(self, event: ev.Closed, now: float) -> None:
+        if event.ours:  # the player cancelled or left: the phase is already theirs, and no toast
+            return
         was_playing = self.state == "playing" and self.game is not None and not self.game.is_over
         never_back = self.phase == "lost"  # the line dropped and stayed down: nobody's fault we know
         self.phase = "closed"
-        self.closed_reason = event.message[:1].upper() + event.message[1:]
+        self.closed_reason = _sentence(event.message)
         self.lost_deadline = None
         self.incoming_request = self.my_request = None
         if was_playing and self.game is not None and self.my_color is not None:
@@ -292,10 +300,10 @@ class LanLink:
             else:  # the other side said bye mid-game: whoever leaves loses, as on the host
                 self.game.disconnect(self.my_color.other, now)
             self.state = "over"
-        self.notices.append((event.message, False))
+        self.notices.append((self.closed_reason, False))
 
     def _on_notice(self, event: ev.Notice, now: float) -> None:
-        self.notices.append((event.message, event.error))
+        self.notices.append((_sentence(event.message), event.error))
 
     def _on_clock(self, event: ev.ClockUpdate, now: float) -> None:
         if self.game is not None and self.state == "playing" and self.game.to_move is event.to_move:
