@@ -317,6 +317,24 @@ def test_a_click_out_of_turn_sends_nothing(guest_app, host_bridge):
     assert not any(isinstance(e, ev.Moved) and e.point == (3, 3) for e in peer.seen)
 
 
+def test_a_double_click_plays_one_stone_and_no_refusal_shows(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    connected_game(guest_app, peer)
+    board = guest_app.current
+    where = board.view.geometry.center((7, 7))
+    for _ in range(2):  # both clicks in one frame, before the host's answer
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=where, button=1))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=where, button=1))
+    guest_app.frame()
+    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 1, peer)
+    for _ in range(30):
+        guest_app.frame()
+        time.sleep(0.01)
+    assert guest_app.lan.game.board.moves == [(7, 7)]
+    said = [notice.text for notice in guest_app.notices]
+    assert not any("refused" in text for text in said), said  # was "That move was refused: it is not your turn"
+
+
 def test_an_undo_request_shows_a_dialog_and_accepting_takes_the_stone_back(guest_app, host_bridge):
     peer = Peer(host_bridge)
     connected_game(guest_app, peer)

@@ -39,6 +39,11 @@ class ChatLine:
     mine: bool
 
 
+# The events after which a move we sent is no longer on its way: taken, refused, or overtaken.
+ANSWERS_A_MOVE = (ev.Moved, ev.MoveRefused, ev.PositionSet, ev.GameOver, ev.ConnectionLost, ev.Reconnected,
+                  ev.Closed, ev.Connected, ev.Failed)
+
+
 def _sentence(text: str) -> str:
     """The network's messages are phrase fragments ("nobody is hosting..."); shown alone, as a
     notice or on the card, they begin with a capital."""
@@ -67,6 +72,7 @@ class LanLink:
         self.ready_theirs = False
         self.incoming_request: str | None = None  # the opponent asks; we answer with `reply`
         self.my_request: str | None = None  # we asked; the answer is awaited
+        self.move_sent: Point | None = None  # our move on its way: no second one until it is answered
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_LINES)
         self.lost_deadline: float | None = None
         self.error: str | None = None  # the last failure, in plain words
@@ -124,12 +130,13 @@ class LanLink:
     @property
     def my_turn(self) -> bool:
         return (self.game is not None and self.phase == "connected" and self.state == "playing"
-                and not self.game.is_over and self.game.to_move is self.my_color)
+                and not self.game.is_over and self.game.to_move is self.my_color and self.move_sent is None)
 
     def set_ready(self, flag: bool) -> None:
         self.bridge.ready(flag)
 
     def move(self, point: Point) -> None:
+        self.move_sent = point  # (a double click's second click must not follow it: refused)
         self.bridge.move(point[0], point[1])
 
     def request(self, kind: str) -> None:
@@ -168,6 +175,8 @@ class LanLink:
                 event = self.bridge.events.get_nowait()
             except queue.Empty:
                 return
+            if type(event) in ANSWERS_A_MOVE:
+                self.move_sent = None
             handler = self._HANDLERS.get(type(event))
             if handler is None:
                 log.warning("ignored a network event the UI does not know: %r", event)
