@@ -26,6 +26,9 @@ error or layout problem (the guest's included).
 
     .venv/bin/python tools/monkey.py --events 5000 --seed 1 [--size 1280x800] [--verbose]
     .venv/bin/python tools/monkey.py --duel --events 8000 --seed 21 [--kill 0.002]
+
+`--notices` lists every notice the app showed (digits as N) with how often: the wording a
+player meets in odd corners, to read (two LAN fixes of 2026-12-07 came from such a list).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import ipaddress
 import logging
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -112,6 +116,19 @@ def keep_network_local() -> None:
     socket.getaddrinfo = getaddrinfo
     socket.socket.connect = connect
     socket.socket.connect_ex = connect_ex
+
+
+def count_notices() -> collections.Counter[tuple[bool, str]]:
+    """Count every notice the app shows from now on, by (is an error, text with digits as N)."""
+    shown: collections.Counter[tuple[bool, str]] = collections.Counter()
+    real_notify = App.notify
+
+    def notify(app: App, text: str, error: bool = False) -> None:
+        shown[(error, re.sub(r"\d+", "N", text))] += 1
+        real_notify(app, text, error)
+
+    App.notify = notify  # type: ignore[method-assign]
+    return shown
 
 
 class ErrorLog(logging.Handler):
@@ -460,11 +477,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kill", type=float, default=0.002,
                         help="with --duel: the chance at each input that the guest's process is "
                              "killed (SIGKILL) and started again on its home")
+    parser.add_argument("--notices", action="store_true",
+                        help="list every notice the app showed, digits as N, with how often: wording to read")
     parser.add_argument("--join", metavar="HOST:PORT", help=argparse.SUPPRESS)  # the duel's guest
     parser.add_argument("--home", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     width, height = (int(part) for part in args.size.lower().split("x"))
     keep_network_local()
+    shown = count_notices() if args.notices else None
     started = time.perf_counter()
     join = None
     if args.join:
@@ -491,6 +511,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {scene:8s} {count:6d} events, {len(frames):6d} frames, p99 {p99:6.1f} ms, slowest {slowest:6.1f} ms")
     print(f"errors: {len(monkey.errors.seen)} (each printed where it came); "
           f"layout problems: {len(monkey.layout)}")
+    if shown is not None:
+        print("notices shown (digits as N):")
+        for (error, text), count in shown.most_common():
+            print(f"  {count:5d} {'error' if error else '     '} {text[:200]}")
     guest_errors = guest.errors() if guest is not None else 0
     if guest is not None:
         kept = f"its output: {guest.log_dir}" if guest_errors or args.verbose else "its output removed"
