@@ -335,6 +335,23 @@ def test_a_double_click_plays_one_stone_and_no_refusal_shows(guest_app, host_bri
     assert not any("refused" in text for text in said), said  # was "That move was refused: it is not your turn"
 
 
+def test_a_finished_duel_keeps_its_move_list_beside_the_chat(guest_app, host_bridge):
+    peer = Peer(host_bridge)
+    connected_game(guest_app, peer)
+    board = guest_app.current
+    click(guest_app, board.view.geometry.center((7, 7)))
+    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 1, peer)
+    host_bridge.chat("gg")
+    run_until(guest_app, lambda: len(guest_app.lan.chat) > 0, peer)
+    click(guest_app, board.buttons["resign"].rect.center)
+    click(guest_app, board.buttons["resign"].rect.center)
+    run_until(guest_app, lambda: guest_app.lan.state == "over", peer)
+    guest_app.frame()
+    # Was hidden at 1280x800: the result card and the chat left it 54 px, under two lines.
+    assert board.move_list.visible and board.move_list.rect.height >= 4 * board.move_list.line_h
+    assert not board.move_list.rect.colliderect(board.duel.chat_rect)
+
+
 def test_an_undo_request_shows_a_dialog_and_accepting_takes_the_stone_back(guest_app, host_bridge):
     peer = Peer(host_bridge)
     connected_game(guest_app, peer)

@@ -282,6 +282,8 @@ class SidePanel:
             buttons_h = rows * theme.control_h + (rows - 1) * pad
             buttons = pygame.Rect(inner.left, inner.bottom - buttons_h, inner.width, buttons_h)
             room = buttons.top - pad - (above.bottom + pad)
+            if chat_h is not None and result_h:  # a finished duel: the result card and the chat
+                room -= chat_h + pad  # would leave no list (the grid may change: the panel does anyway)
             if self._place_buttons(buttons, rows, columns) and room >= list_min:
                 break
         keys_rect = pygame.Rect(inner.left, buttons.top - pad - keys_h, inner.width, keys_h)
