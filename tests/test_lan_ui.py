@@ -121,6 +121,19 @@ def connected_game(app: App, peer: Peer, **options) -> None:
     run_until(app, lambda: app.lan is not None and app.lan.state == "playing", peer)
 
 
+def play_centre(app: App, peer: Peer) -> None:
+    """Black (the app) clicks h8; wait until the host has taken it and the app shows it."""
+    click(app, app.current.view.geometry.center((7, 7)))
+    run_until(app, lambda: app.lan.game.board.ply == 1, peer)
+
+
+def resign(app: App, peer: Peer) -> None:
+    """Resign with the button (the second click confirms); wait until the game is over."""
+    for _ in range(2):
+        click(app, app.current.buttons["resign"].rect.center)
+    run_until(app, lambda: app.lan.state == "over", peer)
+
+
 def test_the_address_example_is_shown_whole_in_every_window(guest_app):
     guest_app.switch("lobby", {})
     lobby = guest_app.current
@@ -306,8 +319,7 @@ def test_a_click_out_of_turn_sends_nothing(guest_app, host_bridge):
     peer = Peer(host_bridge)
     connected_game(guest_app, peer)
     board = guest_app.current
-    click(guest_app, board.view.geometry.center((7, 7)))
-    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 1, peer)
+    play_centre(guest_app, peer)
     click(guest_app, board.view.geometry.center((3, 3)))  # white's turn: refused here
     for _ in range(20):
         guest_app.frame()
@@ -339,13 +351,10 @@ def test_a_finished_duel_keeps_its_move_list_beside_the_chat(guest_app, host_bri
     peer = Peer(host_bridge)
     connected_game(guest_app, peer)
     board = guest_app.current
-    click(guest_app, board.view.geometry.center((7, 7)))
-    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 1, peer)
+    play_centre(guest_app, peer)
     host_bridge.chat("gg")
     run_until(guest_app, lambda: len(guest_app.lan.chat) > 0, peer)
-    click(guest_app, board.buttons["resign"].rect.center)
-    click(guest_app, board.buttons["resign"].rect.center)
-    run_until(guest_app, lambda: guest_app.lan.state == "over", peer)
+    resign(guest_app, peer)
     guest_app.frame()
     # Was hidden at 1280x800: the result card and the chat left it 54 px, under two lines.
     assert board.move_list.visible and board.move_list.rect.height >= 4 * board.move_list.line_h
@@ -375,8 +384,7 @@ def test_a_refused_restart_is_told_to_the_asker(guest_app, host_bridge):
     peer = Peer(host_bridge)
     connected_game(guest_app, peer)
     board = guest_app.current
-    click(guest_app, board.view.geometry.center((7, 7)))
-    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 1, peer)
+    play_centre(guest_app, peer)
     click(guest_app, board.buttons["restart"].rect.center)
     run_until(guest_app, lambda: peer.last(ev.RequestReceived) is not None, peer)
     host_bridge.reply("restart", False)
@@ -397,9 +405,7 @@ def test_chat_and_resign_reach_the_other_side(guest_app, host_bridge):
         pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=key))
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
     run_until(guest_app, lambda: any(isinstance(e, ev.ChatReceived) and e.text == "gg" for e in peer.seen), peer)
-    click(guest_app, board.buttons["resign"].rect.center)
-    click(guest_app, board.buttons["resign"].rect.center)  # the second click confirms
-    run_until(guest_app, lambda: guest_app.lan.state == "over", peer)
+    resign(guest_app, peer)
     assert guest_app.lan.game.result.winner is Color.WHITE
     assert guest_app.lan.game.result.reason.value == "resign"
 
@@ -408,9 +414,7 @@ def test_a_duels_review_offers_no_play_on_and_leads_back_to_the_duel(guest_app, 
     peer = Peer(host_bridge)
     connected_game(guest_app, peer)
     board = guest_app.current
-    click(guest_app, board.buttons["resign"].rect.center)
-    click(guest_app, board.buttons["resign"].rect.center)
-    run_until(guest_app, lambda: guest_app.lan.state == "over", peer)
+    resign(guest_app, peer)
     click(guest_app, board.end_buttons["review"].rect.center)
     review = guest_app.current
     assert guest_app.current_name == "review"
@@ -563,8 +567,7 @@ def test_a_line_that_never_comes_back_ends_the_game_without_a_winner_here(guest_
     peer = Peer(host_bridge)
     connected_game(guest_app, peer)
     board = guest_app.current
-    click(guest_app, board.view.geometry.center((7, 7)))
-    run_until(guest_app, lambda: guest_app.lan.game.board.ply == 1, peer)
+    play_centre(guest_app, peer)
     link = guest_app.lan
     now = time.monotonic()
     link._on_lost(ev.ConnectionLost(now + 180, "guest"), now)  # as the bridge reports them
