@@ -49,13 +49,12 @@ def reason_text(outcome: Outcome, game: Game, me: Color | None, rematch_from: st
     if outcome.reason is Reason.RESIGN and outcome.winner is not None:
         loser = game.player(outcome.winner.other).name
         text = "You resigned" if you_lost else f"{loser} resigned"
-    elif outcome.reason is Reason.TIMEOUT and outcome.winner is not None and game.clock.control.is_untimed:
-        # No clock to run out: a LAN host (`gomoku serve --idle`) ended a game nobody moved in.
-        loser = game.player(outcome.winner.other).name
-        text = "You were away too long" if you_lost else f"{loser} was away too long"
     elif outcome.reason is Reason.TIMEOUT and outcome.winner is not None:
         loser = game.player(outcome.winner.other).name
-        text = "Your time ran out" if you_lost else f"{loser} ran out of time"
+        if game.clock.control.is_untimed:  # no clock to run out: `gomoku serve --idle` sent them away
+            text = "You were away too long" if you_lost else f"{loser} was away too long"
+        else:
+            text = "Your time ran out" if you_lost else f"{loser} ran out of time"
     elif outcome.reason is Reason.DISCONNECT and outcome.winner is None:
         text = "The game ended without a result"
     else:
