@@ -15,7 +15,7 @@ import queue
 import re
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from gomoku.core.board import Board
@@ -153,6 +153,9 @@ class Server:
             self.connected = False
         if isinstance(event, ev.Hosting):
             self.say(f"serving {self.options.host.name!r} on {event.address} port {event.port}")
+            # The next guest's seat opens on this same port: the address people were told.
+            host = replace(self.options.host, port=event.port)
+            self.options = replace(self.options, host=host)
         elif isinstance(event, ev.Failed):
             self.say(f"error: {event.message}")
             if self.board is None:

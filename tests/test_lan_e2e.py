@@ -263,17 +263,18 @@ def test_gomoku_serve_sends_an_idle_guest_away_and_takes_the_next(tmp_path, serv
     finally:
         away.bridge.close()
     said = []
-    while not any("serving" in line for line in said):  # hosting again (--port 0: a new port)
+    while not any("serving" in line for line in said):  # hosting again
         said.append(serve.process.stdout.readline())
         assert said[-1], "serve stopped"
     assert any("Away did nothing for 0.05 minutes" in line for line in said)
     # (Read once serve hosts again: the guest may see the result before serve has logged it.)
     results = (tmp_path / "results.txt").read_text(encoding="utf-8")
     assert "engine won (timeout" in results and "vs Away" in results
-    port = int(re.search(r"port (\d+)", said[-1]).group(1))
+    # --port 0 picked a free port once: the next guest uses the address the first one was given.
+    assert int(re.search(r"port (\d+)", said[-1]).group(1)) == serve.port
     nextone = Side()
     try:
-        nextone.bridge.join(LOOPBACK, port, "Next")
+        nextone.bridge.join(LOOPBACK, serve.port, "Next")
         nextone.wait(Connected, timeout=30.0)  # the seat is free again
     finally:
         nextone.bridge.close()
