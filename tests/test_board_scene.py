@@ -211,6 +211,7 @@ def test_running_out_of_time_ends_the_game(make_app) -> None:
     frames_until(app, lambda: scene.game.is_over, limit=2000)
     result = scene.game.result
     assert result.reason is Reason.TIMEOUT and result.winner is Color.WHITE
+    assert "ran out of time" in scene._reason_text(result)  # not "was away too long"
 
 
 def test_autosave_brings_the_game_back_after_a_restart_of_the_app(make_app, tmp_path) -> None:

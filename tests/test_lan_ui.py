@@ -552,9 +552,10 @@ def test_when_the_other_player_leaves_the_card_leads_back_to_the_lobby(guest_app
     assert guest_app.current_name == "lobby"
 
 
-def test_a_guest_sent_away_from_an_untimed_game_reads_why_not_that_its_time_ran_out(guest_app, host_bridge):
+@pytest.mark.parametrize("control", [TimeControl(), TimeControl(game_s=600)], ids=["untimed", "10 min"])
+def test_a_guest_sent_away_with_time_left_reads_why_not_that_its_time_ran_out(guest_app, host_bridge, control):
     peer = Peer(host_bridge)
-    connected_game(guest_app, peer)  # untimed: there is no time to run out
+    connected_game(guest_app, peer, time_control=control)  # no time has run out, or none can
     board = guest_app.current
     host_bridge.leave("no move or ready for 10 minutes; others may want to play")
     run_until(guest_app, lambda: guest_app.lan.game.is_over, peer)

@@ -6,6 +6,7 @@ The card reports which button was pressed; the board scene carries it out (`_end
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,6 +26,8 @@ REASON_TEXT = {
     Reason.FULL_BOARD: "the board is full",
 }
 END_ORDER = ("rematch", "review")
+# Game time still on a clock that "ran out": the host ended the game for idleness, not the clock.
+TIME_LEFT_AWAY_S = 5.0
 
 
 def result_title(outcome: Outcome, game: Game, players: Mapping[Color, Player], me: Color | None) -> str:
@@ -51,7 +54,7 @@ def reason_text(outcome: Outcome, game: Game, me: Color | None, rematch_from: st
         text = "You resigned" if you_lost else f"{loser} resigned"
     elif outcome.reason is Reason.TIMEOUT and outcome.winner is not None:
         loser = game.player(outcome.winner.other).name
-        if game.clock.control.is_untimed:  # no clock to run out: `gomoku serve --idle` sent them away
+        if _time_was_left(game, outcome.winner.other):  # `gomoku serve --idle` sent them away
             text = "You were away too long" if you_lost else f"{loser} was away too long"
         else:
             text = "Your time ran out" if you_lost else f"{loser} ran out of time"
@@ -63,6 +66,13 @@ def reason_text(outcome: Outcome, game: Game, me: Color | None, rematch_from: st
     if rematch_from is not None:
         text += f"  ·  {rematch_from} wants a rematch"
     return text
+
+
+def _time_was_left(game: Game, loser: Color) -> bool:
+    """True when a lost-on-time side had clearly not run out: no move countdown, and its
+    game time (infinite when untimed) above what network lag could leave on a flagged clock."""
+    clock = game.clock  # stopped when the game ended, so the moment asked about does not matter
+    return clock.control.move_s == 0 and clock.remaining(loser, time.monotonic()) > TIME_LEFT_AWAY_S
 
 
 class GameOverCard:
