@@ -278,7 +278,10 @@ def test_a_bad_typed_address_is_explained_and_an_unreachable_one_fails_plainly(g
     assert "Traceback" not in guest_app.lan.error
     guest_app.frame()
     said = [notice.text for notice in guest_app.notices]
-    assert "Nobody is hosting a game at that address and port" in said, said  # a sentence, not "nobody is..."
+    assert "Nobody is hosting a game at that address and port." in said, said  # a sentence, not "nobody is..."
+    lobby.address_input.focused = False  # the note under the field says it too, once the field is left
+    guest_app.frame()
+    assert lobby.address_note.text == "Nobody is hosting a game at that address and port."
 
 
 def test_cancelling_a_hosted_game_says_nothing_and_leaves_the_lobby_ready_for_another_try(guest_app):

@@ -44,9 +44,12 @@ ANSWERS_A_MOVE = (ev.Moved, ev.MoveRefused, ev.PositionSet, ev.GameOver, ev.Conn
                   ev.Closed, ev.Connected, ev.Failed)
 
 
-def _sentence(text: str) -> str:
+def sentence(text: str) -> str:
     """The network's messages are phrase fragments ("nobody is hosting..."); shown alone, as a
-    notice or on the card, they begin with a capital."""
+    notice or on the card, they are sentences, as the game's own notices are."""
+    text = text.strip()
+    if text and text[-1] not in ".!?…":
+        text += "."
     return text[:1].upper() + text[1:]
 
 
@@ -220,7 +223,7 @@ class LanLink:
     def _on_failed(self, event: ev.Failed, now: float) -> None:
         self.phase = "idle"
         self.error = event.message
-        self.notices.append((_sentence(event.message), True))
+        self.notices.append((sentence(event.message), True))
 
     def _on_ready(self, event: ev.ReadyChanged, now: float) -> None:
         self.ready_mine, self.ready_theirs = event.mine, event.theirs
@@ -300,7 +303,7 @@ class LanLink:
         was_playing = self.state == "playing" and self.game is not None and not self.game.is_over
         never_back = self.phase == "lost"  # the line dropped and stayed down: nobody's fault we know
         self.phase = "closed"
-        self.closed_reason = _sentence(event.message)
+        self.closed_reason = sentence(event.message)
         self.lost_deadline = None
         self.incoming_request = self.my_request = None
         if was_playing and self.game is not None and self.my_color is not None:
@@ -312,7 +315,7 @@ class LanLink:
         self.notices.append((self.closed_reason, False))
 
     def _on_notice(self, event: ev.Notice, now: float) -> None:
-        self.notices.append((_sentence(event.message), event.error))
+        self.notices.append((sentence(event.message), event.error))
 
     def _on_clock(self, event: ev.ClockUpdate, now: float) -> None:
         if self.game is not None and self.state == "playing" and self.game.to_move is event.to_move:

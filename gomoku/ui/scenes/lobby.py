@@ -18,6 +18,7 @@ from gomoku.core.game import Game
 from gomoku.core.types import Color, Rule
 from gomoku.net.address import parse_address, shown_host
 from gomoku.net.events import DEFAULT_PORT, HostInfo, HostOptions
+from gomoku.ui.lan_link import sentence
 from gomoku.ui.scene import Scene
 from gomoku.ui.scenes import (
     COLOR_OPTIONS,
@@ -269,8 +270,7 @@ class LobbyScene(Scene):
         try:
             host, port = parse_address(text)
         except ValueError as error:
-            message = str(error)
-            self.address_note.text = message[:1].upper() + message[1:] + "."
+            self.address_note.text = sentence(str(error))
             self.address_note.colour = colors.warning
             return None
         shown = shown_host(host)
@@ -383,7 +383,7 @@ class LobbyScene(Scene):
             self.address_note.text = f"Connecting to {self._joining_to}..."
             self.address_note.colour = colors.accent
         elif link.error and not self.address_input.focused and self.address_note.colour != colors.warning:
-            self.address_note.text = link.error
+            self.address_note.text = sentence(link.error)
             self.address_note.colour = colors.warning
 
     def draw(self, surface: pygame.Surface) -> None:
