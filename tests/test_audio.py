@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,6 +83,28 @@ def test_music_starts_stops_and_follows_mute() -> None:
     assert audio.music_playing  # un-muting brings the wanted music back
     audio.stop_music()
     assert not audio.music_playing
+
+
+@pytest.mark.parametrize("again", ["mute, unmute", "stop, start"])
+def test_music_wanted_again_during_its_fade_out_starts_without_freezing_the_window(again) -> None:
+    # SDL_mixer's load waits in steps of 100 ms while a fade-out runs: Mute clicked twice, or
+    # the menu left and entered again, froze the frame for 0.1 to 0.6 s each time.
+    settings = Volumes()
+    audio = Audio(settings)
+    audio.start_music()
+    time.sleep(0.2)
+    started = time.monotonic()
+    for _ in range(8):
+        if again == "mute, unmute":
+            settings.mute = True
+            audio.apply(settings)
+            settings.mute = False
+            audio.apply(settings)
+        else:
+            audio.stop_music()
+            audio.start_music()
+        assert audio.music_playing and pygame.mixer.music.get_busy()
+    assert time.monotonic() - started < 0.4  # eight waits take 0.8 s at least
 
 
 def test_an_unknown_effect_name_is_a_programming_error() -> None:

@@ -21,6 +21,7 @@ SOUNDS_DIR = assets_dir() / "sounds"
 EFFECTS = ("place", "win", "lose", "invalid", "tick")
 """The effect names scenes may `play`; each is `<name>.wav` in SOUNDS_DIR."""
 MUSIC_FILE = "music.wav"
+MUSIC_FADE_OUT_MS = 400  # when the music stops (leaving the menu, mute, volume 0)
 
 
 class SoundSettings(Protocol):
@@ -115,6 +116,9 @@ class Audio:
         if audible and not self._music_playing:
             path = self.sounds_dir / MUSIC_FILE
             try:
+                # SDL_mixer's load waits for a fade-out still running (Mute clicked twice froze
+                # the window for up to half a second): that fade is cut short instead.
+                pygame.mixer.music.stop()
                 pygame.mixer.music.load(str(path))
                 pygame.mixer.music.set_volume(self.music_volume)
                 pygame.mixer.music.play(loops=-1, fade_ms=1500)
@@ -123,7 +127,7 @@ class Audio:
                 log.warning("music not available (%s)", error)
                 self._music_wanted = False
         elif not audible and self._music_playing:
-            pygame.mixer.music.fadeout(400)
+            pygame.mixer.music.fadeout(MUSIC_FADE_OUT_MS)
             self._music_playing = False
 
     def close(self) -> None:
