@@ -156,3 +156,16 @@ def test_a_sync_that_refuses_our_move_keeps_our_move_countdown_running() -> None
     assert link.game is not None
     assert link.game.clock.move_remaining(50.0) == pytest.approx(18.0)  # not a fresh 30 s
     assert link.game.clock.remaining(Color.WHITE, 50.0) == pytest.approx(288.0)  # the host's figure
+
+
+@pytest.mark.parametrize("event, shown", [
+    (ev.Notice("there is no stone of yours to take back"), "There is no stone of yours to take back."),
+    (ev.MoveRefused((7, 7), "it is not your turn"), "That move was refused: it is not your turn."),
+    (ev.Closed("Bob left"), "Bob left."),
+    (ev.Notice("the host sent a bad frame!"), "The host sent a bad frame!"),
+])
+def test_the_networks_words_are_shown_as_sentences_like_the_games_own_notices(event, shown) -> None:
+    link, bridge = connected_link("guest")
+    bridge.events.put(event)
+    link.pump(1.0)
+    assert link.notices[-1][0] == shown

@@ -249,7 +249,7 @@ class LanLink:
         self.sounds.append("place")
 
     def _on_move_refused(self, event: ev.MoveRefused, now: float) -> None:
-        self.notices.append((f"That move was refused: {event.message}", True))
+        self.notices.append((sentence(f"That move was refused: {event.message}"), True))
         self.sounds.append("invalid")
 
     def _on_request(self, event: ev.RequestReceived, now: float) -> None:
