@@ -102,10 +102,15 @@ class Preparer:
         elif self.jobs >= 2:
             self._plan = [list(child) for child in SPLIT]  # in the order that serves every level
         else:
-            # One child: the parts the chosen level needs first (WARM_TASKS lists each part
-            # after the parts it calls into), the rest after.
-            needed = driver.LEVEL_TASKS[first]
-            self._plan = [sorted(driver.WARM_TASKS, key=lambda part: part not in needed)]
+            # One child: the parts the chosen level needs and what they call first (WARM_TASKS
+            # lists each part after its callees), the rest after; easy's scorer, the smallest
+            # part, as soon as its callees are there, so an easy game need not wait for the search.
+            needed = set(driver.LEVEL_TASKS[first])
+            needed.update(*(driver.TASK_NEEDS.get(part, ()) for part in tuple(needed)))
+            order = sorted(driver.WARM_TASKS, key=lambda part: part not in needed)
+            order.remove("easy")
+            order.insert(max(order.index(need) for need in driver.TASK_NEEDS["easy"]) + 1, "easy")
+            self._plan = [order]
         self._lock = threading.Lock()
         self._done: list[str] = []
         self._error: str | None = None
