@@ -222,8 +222,8 @@ class LanLink:
 
     def _on_failed(self, event: ev.Failed, now: float) -> None:
         self.phase = "idle"
-        self.error = event.message
-        self.notices.append((sentence(event.message), True))
+        self.error = sentence(event.message)
+        self.notices.append((self.error, True))
 
     def _on_ready(self, event: ev.ReadyChanged, now: float) -> None:
         self.ready_mine, self.ready_theirs = event.mine, event.theirs

@@ -383,7 +383,7 @@ class LobbyScene(Scene):
             self.address_note.text = f"Connecting to {self._joining_to}..."
             self.address_note.colour = colors.accent
         elif link.error and not self.address_input.focused and self.address_note.colour != colors.warning:
-            self.address_note.text = sentence(link.error)
+            self.address_note.text = link.error
             self.address_note.colour = colors.warning
 
     def draw(self, surface: pygame.Surface) -> None:
