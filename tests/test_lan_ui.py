@@ -666,3 +666,32 @@ def test_a_duel_fits_the_smallest_window_with_readable_text(tmp_path, host_bridg
             app.close()
     small = sorted({(px, text) for px, text in drawn if px < READABLE_PX})
     assert not small, small[:8]
+
+
+
+@pytest.mark.parametrize("moves", [[], [(x, y) for y in (3, 4, 6, 7, 8) for x in (5, 7, 9)]])
+def test_toasts_during_a_duel_leave_the_cards_buttons_clear(tmp_path, host_bridge, moves):
+    # With no stones the Ready card sits in the board's middle; stones in the middle and the
+    # top send it down to the bottom, where the toasts stack.
+    app = App(AppOptions(windowed=True, size=(1366, 768), home=tmp_path / "guest", lan_interface=LOOPBACK))
+    try:
+        peer = Peer(host_bridge)
+        ports: list[int] = []
+        host_game(peer, ports)
+        join_by_address(app, ports[0])
+        run_until(app, lambda: app.current_name == "board", peer)
+        if moves:
+            host_bridge.load(moves, Rule.FREESTYLE)
+            run_until(app, lambda: app.lan.game.board.ply == len(moves), peer)
+        board = app.current
+        for text in ("Bob joined.", "That move was refused: it is not your turn.", "Bob left."):
+            app.notify(text)
+        app.frame()
+        card = board.duel.card_rect
+        assert board.duel.card(app.lan, time.monotonic()) is not None
+        assert (card.centery > board.board_area.centery) == bool(moves)
+        toasts = [rect for _, rect in app._notice_rects()]
+        assert len(toasts) == 3 and all(board.board_area.contains(rect) for rect in toasts)
+        assert not any(rect.colliderect(card) for rect in toasts), (toasts, card)
+    finally:
+        app.close()

@@ -335,8 +335,16 @@ class BoardScene(Scene):
 
     @property
     def notice_area(self) -> pygame.Rect:
-        """Where the app's toasts go: over the board's corner, not the panel's names and clocks."""
-        return self.board_area
+        """Where the app's toasts go: over the board's corner, not the panel's names and clocks;
+        while a duel's card is up, the larger part of the board above or below it, so that a
+        toast never lies over the card's buttons (a click there would only dismiss the toast)."""
+        area = self.board_area
+        if self.lan is None or self.duel.card(self.lan, time.monotonic()) is None:
+            return area
+        card = self.duel.card_rect
+        above = pygame.Rect(area.left, area.top, area.width, max(0, card.top - area.top))
+        below = pygame.Rect(area.left, card.bottom, area.width, max(0, area.bottom - card.bottom))
+        return below if below.height >= above.height else above
 
     def _stone_centres(self) -> list[tuple[int, int]]:
         return [self.view.geometry.center(point) for point in self.game.board.moves]
