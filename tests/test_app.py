@@ -363,3 +363,26 @@ def test_a_review_screenshot_shows_the_sample_game_without_an_error(tmp_path: Pa
         assert not any(n.error for n in app.notices)
     finally:
         app.close()
+
+
+LAN_AHEAD = """
+import sys
+from pathlib import Path
+from gomoku.ui.app import App, AppOptions
+menu_waited = "zeroconf" in sys.modules  # the menu's first frame must not wait for it
+app = App(AppOptions(windowed=True, size=(800, 600), home=Path(sys.argv[1]), lan_interface="127.0.0.1"))
+app.frame()
+app._engine_loader.join(120)
+print(menu_waited, all(name in sys.modules for name in ("zeroconf", "gomoku.net.bridge", "gomoku.ui.scenes.lobby")))
+app.close()
+"""
+
+
+def test_the_lan_modules_are_imported_behind_the_menu_so_the_lobby_opens_at_once(tmp_path):
+    """zeroconf and asyncio took 60-90 ms, a held window at the lobby's first opening; the
+    engine's loader thread imports them once the engine is in (a fresh process, so no other
+    test's import hides it)."""
+    done = subprocess.run([sys.executable, "-c", LAN_AHEAD, str(tmp_path / "home")], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "False True"

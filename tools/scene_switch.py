@@ -1,8 +1,9 @@
 """How long a click that opens a scene holds the window, the first time and again.
 
 Launches the real App (dummy drivers, a fresh home, LAN on 127.0.0.1), lets the menu run until
-the engine is loaded (`--at-once`: not), then switches to each scene in turn and times the
-switch (the scene's imports and `enter`) and the frame after it; then the same round again.
+the engine (and the LAN's modules after it) is loaded (`--at-once`: not), then switches to each
+scene in turn and times the switch (the scene's imports and `enter`) and the frame after it;
+then the same round again.
 
     .venv/bin/python tools/scene_switch.py [--at-once] [--size 1280x800]
 """
@@ -39,7 +40,9 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(30):
                 app.frame()
             deadline = time.monotonic() + 120
-            while not args.at_once and not app.engine_loaded and time.monotonic() < deadline:
+            # (the loader thread imports the LAN's modules right after the engine: wait for it too)
+            while (not args.at_once and (not app.engine_loaded or app._engine_loader.is_alive())
+                   and time.monotonic() < deadline):
                 app.frame()
                 time.sleep(1 / 60)
             print(f"{'scene':9s} {'round':5s} {'switch ms':>9s} {'frame ms':>9s}")

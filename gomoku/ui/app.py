@@ -62,6 +62,9 @@ SCENES: dict[str, str] = {
 }
 """Scene name -> module holding a Scene subclass whose `name` is that scene name."""
 
+# What the lobby's first opening imports (asyncio, zeroconf and msgpack with them).
+LAN_MODULES = ("gomoku.net.bridge", "gomoku.ui.lan_link", SCENES["lobby"])
+
 
 class SceneNotFound(LookupError):
     """Raised by `App.switch` for a scene name that is not registered or cannot be loaded."""
@@ -307,6 +310,20 @@ class App:
         except Exception as error:  # reported when a scene first asks for the engine
             log.exception("the engine could not be loaded")
             self._engine_error = error
+        finally:
+            self._import_lan_modules()
+
+    def _import_lan_modules(self) -> None:
+        """Import the LAN duel's modules here, off the main thread, once the engine is loaded:
+        zeroconf and asyncio take some 60-90 ms, which the lobby's first opening would
+        otherwise hold the window for. A failure is left for the lobby to meet and report."""
+        if self._closed:
+            return
+        try:
+            for name in LAN_MODULES:
+                importlib.import_module(name)
+        except Exception:
+            log.debug("the LAN modules were not imported ahead", exc_info=True)
 
     def _load_prepared_parts(self, preparer: Any, driver: Any) -> None:
         """Load each part as the children finish it; the worker is made after the first.
