@@ -25,6 +25,8 @@ def test_random_input_through_every_scene_raises_nothing_and_keeps_the_layout() 
     report = run_monkey("--events", "400", "--seed", "11")
     assert "errors: 0 " in report and "layout problems: 0" in report
     assert {"menu", "board", "settings"} <= scenes_visited(report), report
+    # each scene's slowest frame names its step and the input before it, to replay
+    assert re.search(r"^  board .* slowest +[\d.]+ ms \(step \d+, after \w", report, re.MULTILINE), report
 
 
 def test_a_lan_duel_against_random_input_and_a_killed_guest_raises_nothing() -> None:

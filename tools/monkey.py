@@ -12,7 +12,8 @@ a click on it is a click on whatever lies there.) It reports:
                 anywhere (the engine thread, the network thread), with the step to replay
     layout      what the layout tests check (inside the window, nothing over another, a
                 button's words whole), in whatever state the input led to; each problem once
-    slow frame  p99 and the slowest frame by scene (a frozen window shows here)
+    slow frame  p99 and the slowest frame by scene, with its step and the input before it
+                (a frozen window shows here)
     visits      the events sent in each scene, so a run that never left the menu shows
 
 A quit (the menu's Quit, say) starts the app again on the same home, so Continue and the
@@ -195,6 +196,7 @@ class Monkey:
         threading.excepthook = self._thread_error
         self.visits: collections.Counter[str] = collections.Counter()
         self.frames: dict[str, list[float]] = collections.defaultdict(list)
+        self.slowest: dict[str, tuple[float, int, str]] = {}  # scene -> seconds, step, the input before it
         self.launches = 0
         self.steps = 0
         self.duel_stones = 0  # stones played in LAN duels (either side's), as this side saw them
@@ -209,6 +211,7 @@ class Monkey:
 
     def _launch(self) -> App:
         self.launches += 1
+        self.action = "a launch"  # the first frames of an app started again are its own
         return App(AppOptions(windowed=True, size=self.size, home=self.home, lan_interface=LOOPBACK))
 
     def frame(self, step: int) -> None:
@@ -222,7 +225,10 @@ class Monkey:
                 self.app.close()
                 self.app = self._launch()
             return
-        self.frames[scene].append(time.perf_counter() - start)
+        took = time.perf_counter() - start
+        self.frames[scene].append(took)
+        if took > self.slowest.get(scene, (0.0, 0, ""))[0]:
+            self.slowest[scene] = (took, step, self.action)
         link = self.app.lan
         if link is not None:
             before_link, before_placed, before_state = self._link_seen
@@ -393,6 +399,7 @@ class Monkey:
             self.errors.step, self.errors.scene = step, self.app.current_name
             scene = self.app.current_name
             name = self.act()
+            self.action = name
             self.visits[scene] += 1
             if self.verbose:
                 link = self.app.lan
@@ -507,8 +514,9 @@ def main(argv: list[str] | None = None) -> int:
     for scene, count in sorted(monkey.visits.items()):
         frames = sorted(monkey.frames[scene])
         p99 = frames[int(len(frames) * 0.99)] * 1000 if frames else 0.0
-        slowest = frames[-1] * 1000 if frames else 0.0
-        print(f"  {scene:8s} {count:6d} events, {len(frames):6d} frames, p99 {p99:6.1f} ms, slowest {slowest:6.1f} ms")
+        took, step, action = monkey.slowest.get(scene, (0.0, 0, ""))
+        print(f"  {scene:8s} {count:6d} events, {len(frames):6d} frames, p99 {p99:6.1f} ms, "
+              f"slowest {took * 1000:6.1f} ms (step {step}, after {action[:40]})")
     print(f"errors: {len(monkey.errors.seen)} (each printed where it came); "
           f"layout problems: {len(monkey.layout)}")
     if shown is not None:
