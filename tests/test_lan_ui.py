@@ -108,12 +108,17 @@ def join_by_address(app: App, port: int) -> None:
     lobby.join_typed()
 
 
-def connected_game(app: App, peer: Peer, **options) -> None:
-    """The app joins the peer's game by address and both press Ready; the game is on."""
+def joined_board(app: App, peer: Peer, **options) -> None:
+    """The peer hosts a game and the app joins it by address; the board shows, nobody ready."""
     ports: list[int] = []
     host_game(peer, ports, **options)
     join_by_address(app, ports[0])
     run_until(app, lambda: app.current_name == "board", peer)
+
+
+def connected_game(app: App, peer: Peer, **options) -> None:
+    """The app joins the peer's game by address and both press Ready; the game is on."""
+    joined_board(app, peer, **options)
     board = app.current
     assert board.lan is not None
     click(app, board.duel.buttons["ready"].rect.center)
@@ -490,10 +495,7 @@ def test_the_host_loads_a_position_and_both_see_it(tmp_path, host_bridge):
 def test_a_timed_duel_shows_both_clocks_full_while_the_players_get_ready(guest_app, host_bridge):
     # Both cards had read a red, pulsing 0:00 until the game started.
     peer = Peer(host_bridge)
-    ports: list[int] = []
-    host_game(peer, ports, time_control=TimeControl(game_s=300, increment_s=3))
-    join_by_address(guest_app, ports[0])
-    run_until(guest_app, lambda: guest_app.current_name == "board", peer)
+    joined_board(guest_app, peer, time_control=TimeControl(game_s=300, increment_s=3))
     board = guest_app.current
     now = time.monotonic()
     cards = [board._card_content(color, now) for color in Color]
@@ -541,10 +543,7 @@ def test_the_lost_card_counts_down_and_offers_reconnect(guest_app, host_bridge):
 
 def test_when_the_other_player_leaves_the_card_leads_back_to_the_lobby(guest_app, host_bridge):
     peer = Peer(host_bridge)
-    ports: list[int] = []
-    host_game(peer, ports)
-    join_by_address(guest_app, ports[0])
-    run_until(guest_app, lambda: guest_app.current_name == "board", peer)
+    joined_board(guest_app, peer)
     board = guest_app.current
     host_bridge.leave()
     run_until(guest_app, lambda: guest_app.lan.phase == "closed", peer)
@@ -639,10 +638,7 @@ def test_a_duel_fits_the_smallest_window_with_readable_text(tmp_path, host_bridg
         app = App(AppOptions(windowed=True, size=(640, 400), home=tmp_path / "guest", lan_interface=LOOPBACK))
         try:
             peer = Peer(host_bridge)
-            ports: list[int] = []
-            host_game(peer, ports)
-            join_by_address(app, ports[0])
-            run_until(app, lambda: app.current_name == "board", peer)
+            joined_board(app, peer)
             for size in ((640, 400), (1024, 1024), (2560, 600)):
                 app.set_window_size(size)
                 app.frame()
@@ -676,10 +672,7 @@ def test_toasts_during_a_duel_leave_the_cards_buttons_clear(tmp_path, host_bridg
     app = App(AppOptions(windowed=True, size=(1366, 768), home=tmp_path / "guest", lan_interface=LOOPBACK))
     try:
         peer = Peer(host_bridge)
-        ports: list[int] = []
-        host_game(peer, ports)
-        join_by_address(app, ports[0])
-        run_until(app, lambda: app.current_name == "board", peer)
+        joined_board(app, peer)
         if moves:
             host_bridge.load(moves, Rule.FREESTYLE)
             run_until(app, lambda: app.lan.game.board.ply == len(moves), peer)
