@@ -300,6 +300,8 @@ def test_unknown_and_empty_lines_and_end():
     brain = fast_brain()
     assert brain.handle("") == [] and brain.handle("   \r\n") == []
     assert brain.handle("FROBNICATE 3") == ["UNKNOWN command not understood: FROBNICATE 3"]
+    # echoed without the control characters a terminal would act on, and never as a second line
+    assert brain.handle("X\x1b[2J\u2028Y\rZ") == ["UNKNOWN command not understood: X[2J Y Z"]
     assert not brain.finished
     assert brain.handle("END") == [] and brain.finished
 

@@ -36,7 +36,7 @@ from importlib import metadata
 from typing import TextIO
 
 from gomoku.core import MAX_SIZE, MIN_SIZE, Board, Color, IllegalMoveError, Point, Rule
-from gomoku.core.inputs import InputError, parse_clamped_int
+from gomoku.core.inputs import InputError, clean_text, parse_clamped_int
 from gomoku.engine import driver
 from gomoku.engine.api import DEFAULT_BUDGET_S, Level, Position, SearchLimit, SearchResult, StopFlag
 from gomoku.engine.prepare import PreparedEngine
@@ -266,7 +266,8 @@ class Brain:
             command, *rest = text.split(None, 1)
             handler = self._handlers().get(command.upper())
             if handler is None:
-                return [f"UNKNOWN command not understood: {text[:80]}"]
+                # echoed printable only: a manager or a terminal shows this line as it is
+                return [f"UNKNOWN command not understood: {clean_text(text, 80) or '?'}"]
             return handler(rest[0].strip() if rest else "")
         except ProtocolError as error:
             self._restore_state(saved)
