@@ -562,3 +562,16 @@ def test_the_fuzz_tool_runs_and_finds_nothing_on_a_small_run() -> None:
     total = next(line for line in done.stdout.splitlines() if line.startswith("all "))
     loaded, errors, crashes, slow = (int(n) for n in total.split()[1:])
     assert loaded + errors == 80 and crashes == slow == 0
+
+
+def test_8_a_fuzzing_manager_gets_printable_answers_and_the_brain_lives_on() -> None:
+    """tools/brain_fuzz.py against the real brain: bad numbers, control characters, invalid
+    UTF-8, overlong lines and open BOARD blocks among a real game's moves. Every reply is
+    printable (an unknown command was echoed raw, ESC and all, until 2026-12-07), the brain
+    answers ABOUT after every 50 lines, and it ends on END."""
+    tool = Path(__file__).resolve().parent.parent / "tools" / "brain_fuzz.py"
+    done = subprocess.run([sys.executable, str(tool), "--lines", "800", "--seed", "7"], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0 and "findings: 0" in done.stdout, done.stdout[-3000:] + done.stderr[-2000:]
+    counts = dict(re.findall(r"(ERROR|UNKNOWN|OK|a move) (\d+)", done.stdout))
+    assert {"ERROR", "UNKNOWN", "OK", "a move"} <= set(counts), done.stdout  # the game was played too
