@@ -386,3 +386,17 @@ def test_the_lan_modules_are_imported_behind_the_menu_so_the_lobby_opens_at_once
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "False True"
+
+
+def test_a_home_that_is_a_file_is_named_in_one_notice_and_the_game_runs(tmp_path: Path) -> None:
+    home = tmp_path / "not a folder"
+    home.write_text("a file in the way")
+    app = App(AppOptions(windowed=True, size=(1280, 800), home=home))
+    try:
+        app.frame()
+        texts = [notice.text for notice in app.notices]
+        # One notice, naming the folder (the settings' own "Not a directory" said the same again).
+        assert texts == [f"Cannot create the folder {home} for your files (File exists); nothing will be saved."]
+        assert app.current_name == "menu" and home.read_text() == "a file in the way"
+    finally:
+        app.close()

@@ -228,9 +228,13 @@ class App:
         try:
             self.paths.ensure()
         except OSError as error:
-            self.notify(f"Cannot create the folder for your files ({error.strerror}); nothing will be saved.", error=True)
+            folder = f" {error.filename}" if error.filename else ""
+            self.notify(f"Cannot create the folder{folder} for your files ({error.strerror}); nothing will be saved.",
+                        error=True)
         self.settings: Settings
         self.settings, warning = load_settings(self.paths.settings_file)
+        if not self.paths.settings_file.parent.is_dir():
+            warning = None  # it could only say "Not a directory" of the folder the notice above names
         if warning:
             self.notify(warning, error=True)
 
