@@ -14,13 +14,20 @@ import importlib.resources
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import platformdirs
+
+try:
+    import fcntl
+except ImportError:  # Windows: msvcrt's lock instead
+    fcntl = None
 
 APP_NAME = "gomoku"
 HOME_ENV = "GOMOKU_HOME"
 SETTINGS_NAME = "settings.json"
 AUTOSAVE_NAME = "autosave.gomoku"
+AUTOSAVE_LOCK_NAME = ".autosave.lock"  # hidden: a player has nothing to do with it
 SAVES_NAME = "saves"
 SOURCE_ASSETS = Path(__file__).resolve().parent.parent / "assets"
 """The top-level assets/ folder of a source checkout, for a checkout run without installing."""
@@ -35,6 +42,7 @@ class UserPaths:
     saves_dir: Path
     settings_file: Path
     autosave_file: Path
+    autosave_lock_file: Path  # held by the copy of the game that keeps the autosave
 
     def ensure(self) -> UserPaths:
         """Create the folders if missing (the files are left alone); returns self.
@@ -63,7 +71,54 @@ def user_paths(home: Path | str | None = None) -> UserPaths:
         saves_dir=data_dir / SAVES_NAME,
         settings_file=config_dir / SETTINGS_NAME,
         autosave_file=data_dir / AUTOSAVE_NAME,
+        autosave_lock_file=data_dir / AUTOSAVE_LOCK_NAME,
     )
+
+
+class AutosaveLock:
+    """Whether this copy of the game keeps the autosave: the first copy started on these files.
+
+    A second copy (launched twice, or two windows for a LAN duel on one computer) writing the
+    same file would overwrite the first one's game, and clear it when its own game ended; then
+    a crash of the first lost its game. So only the holder of this lock, an OS lock on a file
+    beside the autosave (released when the process ends, even by a crash), reads and writes
+    the autosave. Where no lock file can be made, nothing else could share it either: held.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._handle: Any = None
+        self.held = True
+        try:
+            handle = open(path, "a+b")  # noqa: SIM115 (kept open: the lock lives as long as it)
+        except OSError:
+            return
+        if _try_lock(handle):
+            self._handle = handle
+        else:
+            handle.close()
+            self.held = False
+
+    def release(self) -> None:
+        """Let the next copy started have the autosave (closing the file drops the lock)."""
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+
+def _try_lock(handle: Any) -> bool:
+    """An exclusive lock on the open file `handle` without waiting; False if another holds it."""
+    try:
+        if fcntl is not None:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        else:  # Windows
+            import msvcrt
+
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+    except BlockingIOError:
+        return False
+    except OSError:
+        return fcntl is not None  # (a file system without locks: as if alone; Windows: taken)
+    return True
 
 
 def assets_dir() -> Path:

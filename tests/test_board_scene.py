@@ -3,6 +3,8 @@ autosave and Continue. Synthetic mouse and key events go through pygame's own qu
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -415,6 +417,49 @@ def test_quitting_right_after_a_move_keeps_it_for_continue(make_app, tmp_path) -
     click_button(again, menu.continue_button.rect)
     assert again.current_name == "board"
     assert again.current.game.board.moves == [(7, 7), (8, 8)]
+
+
+SECOND_COPY = """
+import sys
+from pathlib import Path
+import pygame
+from gomoku.ui.app import App, AppOptions
+app = App(AppOptions(windowed=True, size=(1280, 800), home=Path(sys.argv[1])))
+app.frame()
+print([notice.text for notice in app.notices], app.current.continue_button.visible)
+app.switch("board", {"mode": "local", "rule": "freestyle"})
+app.frame()
+for point in ((0, 0), (0, 1)):  # a game of its own, two stones
+    pos = app.current.view.geometry.center(point)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    app.frame()
+print(app.current.game.board.ply)
+app.close()
+"""
+
+
+def test_a_second_copy_of_the_game_on_the_same_files_leaves_the_firsts_autosave_alone(make_app, tmp_path) -> None:
+    """Launched twice (or two windows for a LAN duel on one computer): the second copy's own
+    game overwrote the first one's autosave, so a crash of the first lost its game."""
+    home = tmp_path / "player"
+    first = make_app(home=home)
+    start(first, mode="local", rule="freestyle")
+    for point in ((7, 7), (8, 8), (7, 8)):
+        click_point(first, point)
+    assert first.current.autosaver is not None and first.current.autosaver.flush()
+    second = subprocess.run([sys.executable, "-c", SECOND_COPY, str(home)], capture_output=True, text=True,
+                            timeout=120, env=dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy"))
+    assert second.returncode == 0, second.stderr[-2000:]
+    notices, stones = second.stdout.strip().splitlines()[-2:]
+    assert "Gomoku is already open with these files" in notices and notices.endswith("False")  # no Continue
+    assert stones == "2"  # the second copy plays; it only keeps no autosave
+    first.close()  # its three stones, not the second copy's two, are what Continue offers next
+
+    again = make_app(home=home)
+    assert again.current.continue_button.visible and not again.notices
+    click_button(again, again.current.continue_button.rect)
+    assert again.current.game.board.moves == [(7, 7), (8, 8), (7, 8)]
 
 
 def test_a_rematch_at_4k_keeps_the_drawn_board_instead_of_making_it_again(make_app) -> None:

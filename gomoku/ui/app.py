@@ -23,7 +23,7 @@ import pygame
 
 from gomoku import engine_cache
 from gomoku.core.settings import Settings, check_value, load_settings, save_settings
-from gomoku.paths import UserPaths, user_paths
+from gomoku.paths import AutosaveLock, UserPaths, user_paths
 from gomoku.ui.audio import Audio
 from gomoku.ui.scene import Scene
 from gomoku.ui.theme import Theme
@@ -237,6 +237,12 @@ class App:
             warning = None  # it could only say "Not a directory" of the folder the notice above names
         if warning:
             self.notify(warning, error=True)
+        # Only the first copy of the game on these files keeps the autosave (see AutosaveLock);
+        # a screenshot run never writes it and claims nothing.
+        self._autosave_lock = None if self.options.screenshot else AutosaveLock(self.paths.autosave_lock_file)
+        if not self.keeps_autosave:
+            self.notify("Gomoku is already open with these files, so this window keeps no autosave: "
+                        "use Save to keep a game.", error=True)
 
         self.running = True
         self._must_present = True
@@ -417,6 +423,12 @@ class App:
         if from_env is not None and check_value("lan_interface", from_env) is None:
             return from_env
         return self.settings.lan_interface
+
+    @property
+    def keeps_autosave(self) -> bool:
+        """False in a second copy of the game on the same files: it neither offers Continue
+        nor writes the autosave, which belongs to the first."""
+        return self._autosave_lock is None or self._autosave_lock.held
 
     def open_lan(self) -> LanLink:
         """The LAN duel's link, started on first use (its network thread starts with it)."""
@@ -706,6 +718,8 @@ class App:
         """Leave the scene, stop the engine and sound, close the window. Safe to call twice."""
         if self.running:
             self.quit()
+        if self._autosave_lock is not None:
+            self._autosave_lock.release()  # (the board's leave has written the autosave)
         self.close_lan()
         with self._engine_lock:
             self._closed = True

@@ -816,8 +816,8 @@ class BoardScene(Scene):
 
         The record is taken here; the autosave thread writes it, so no frame waits for the disk.
         """
-        if getattr(self.app.options, "screenshot", None) is not None:
-            return  # a screenshot run must not replace the player's real game
+        if getattr(self.app.options, "screenshot", None) is not None or not self.app.keeps_autosave:
+            return  # a screenshot run, or a second copy of the game, must not replace the player's game
         if self.autosaver is None:
             self.autosaver = autosave.AutosaveWriter(self.app.paths.autosave_file)
         if self.game.is_over or (self.game.board.ply == 0 and self._saved_once):

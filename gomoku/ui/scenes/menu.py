@@ -269,9 +269,11 @@ class MenuScene(Scene):
         self.attract.cancel(self.app.engine if self.app.engine_loaded else None)
 
     def _can_continue(self) -> bool:
-        """True when an autosave of an unfinished game exists."""
+        """True when an autosave of an unfinished game exists (and is this copy's to continue)."""
         from gomoku.ui.autosave import has_unfinished_game  # lazily: it pulls in the records code
 
+        if not self.app.keeps_autosave:
+            return False
         try:
             return has_unfinished_game(self.app.paths.autosave_file)
         except OSError:  # an unreadable folder: nothing to continue
