@@ -19,6 +19,7 @@ from typing import Any
 from gomoku.core.board import Board
 from gomoku.core.clock import Clock, TimeControl
 from gomoku.core.game import Game, PlayerInfo
+from gomoku.core.notation import format_point
 from gomoku.core.types import Color, IllegalMoveError, Outcome, Point, Reason, Rule
 from gomoku.net import events as ev
 from gomoku.net.events import HostInfo, HostOptions
@@ -229,11 +230,26 @@ class LanLink:
         self.ready_mine, self.ready_theirs = event.mine, event.theirs
 
     def _on_position(self, event: ev.PositionSet, now: float) -> None:
+        shown = list(self.game.board.moves) if self.game is not None else []
         self._set_position(event, now)
         if event.why == "load":
             self.notices.append(("The host loaded a position: press Ready to play it.", False))
         elif event.why in ("undo", "restart"):
             self.notices.append(("Move taken back." if event.why == "undo" else "New game.", False))
+        elif event.why == "sync":
+            self._resend_lost_stone(shown, list(event.moves))
+
+    def _resend_lost_stone(self, shown: list[Point], synced: list[Point]) -> None:
+        """After a reconnect, the host's position lacks the stone we showed last: it went out
+        as the line dropped and never arrived (the stone would just vanish). It is still our
+        turn on that same position, so the move goes again, as the player chose it."""
+        if (self.game is None or self.info is None or self.state != "playing" or len(shown) != len(synced) + 1
+                or shown[:-1] != synced or self.game.board.to_move is not self.my_color):
+            return
+        point = shown[-1]
+        self.move(point)
+        self.notices.append((f"Your move {format_point(point, self.game.board.size)} had not reached "
+                             f"{self.info.opponent_name} when the connection dropped: it was sent again.", False))
 
     def _on_moved(self, event: ev.Moved, now: float) -> None:
         game = self.game
