@@ -144,6 +144,24 @@ def test_the_host_declares_a_timeout_by_its_clock(duel: Callable[..., tuple[Side
     assert host.wait(GameOver).result == Result(Color.BLACK, "timeout")
 
 
+def test_a_host_that_was_stopped_charges_nobody_for_the_time_it_stood_still(
+        duel: Callable[..., tuple[Side, Side, int]]) -> None:
+    """The host's process stood still (a laptop's sleep) for longer than the guest's move
+    limit: it used to flag the guest at once on waking, though the guest's screen had said
+    "connection lost" with the clocks stopped. The time the host did not run is nobody's."""
+    host, guest, _ = duel(time_control=TimeControl(move_s=5))
+    start(host, guest)
+    play(host, guest, [(7, 7)])  # white (the guest) to move, 5 s a move; it sees the loss at 3 s
+    loop = host.bridge._loop
+    assert loop is not None
+    loop.call_soon_threadsafe(time.sleep, FAST.silence_s + 3)  # the host's process stops for 6 s
+    guest.wait(ConnectionLost)
+    guest.wait(Reconnected, timeout=WAIT_S + FAST.silence_s)
+    guest.bridge.move(8, 8)
+    assert host.wait(Moved, lambda e: not e.mine).point == (8, 8)
+    assert not [e for e in host.log + guest.log if isinstance(e, GameOver)]
+
+
 def test_a_second_guest_is_turned_away_as_busy(duel: Callable[..., tuple[Side, Side, int]]) -> None:
     host, guest, port = duel()
     intruder = Side()

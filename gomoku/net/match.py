@@ -309,6 +309,15 @@ class _Side:
             self._clock_event_at = now
             out.event(ClockUpdate(_clock_ms(self.game, now), self.game.to_move))
 
+    def stood_still(self, since: float, now: float) -> None:
+        """This process did not run from `since` to `now` (a laptop's sleep, a stopped
+        process): the other side saw the connection lost, with the clocks stopped, so the
+        running clock is not charged for it either."""
+        clock = self.game.clock
+        if clock.running:
+            clock.pause(since)
+            clock.resume(now)
+
     def lost(self, now: float) -> Step:
         """The connection is gone: clocks paused until RECONNECT_WINDOW_S from now (the host
         keeps the seat for the guest's token; the guest's session retries until then)."""

@@ -53,6 +53,7 @@ WRITE_LIMIT = 256 * 1024  # bytes waiting for a peer that does not read: beyond,
 MAX_PENDING = 8  # connections still in their handshake at once; a newcomer evicts the oldest
 LINGER_S = 0.5  # closing: read and drop what the peer still sends, so our last frames arrive
 LINGER_BYTES = 1 << 20
+STOOD_STILL_S = 2.0  # a tick this late means this process was stopped, not merely busy
 MAX_FRAMES_PER_S = 500  # a game sends a few a second; far more is a flood: the link is cut
 
 EventSink = Callable[[NetEvent], None]
@@ -232,13 +233,20 @@ class _Session:
             self._run(lambda: self.match.local(command, time.monotonic()))
 
     async def _ticker(self) -> None:
+        last = time.monotonic()
         while not self.done.is_set():
             await asyncio.sleep(self.timing.tick_s)
             now = time.monotonic()
+            stood_still = now - last > STOOD_STILL_S
+            if stood_still:  # this process did not run (a laptop's sleep): nobody's time, nor silence
+                self.match.stood_still(last, now)
+            last = now
             self._run(lambda now=now: self.match.tick(now))
             link = self.link
             if link is None or self.done.is_set():
                 continue
+            if stood_still:
+                link.heard = now  # what came meanwhile waits unread in the socket: read it first
             if now - link.heard >= self.timing.silence_s:
                 self._drop(link)
             elif now - link.pinged >= self.timing.heartbeat_s:
