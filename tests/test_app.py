@@ -400,3 +400,19 @@ def test_a_home_that_is_a_file_is_named_in_one_notice_and_the_game_runs(tmp_path
         assert app.current_name == "menu" and home.read_text() == "a file in the way"
     finally:
         app.close()
+
+
+def test_without_a_display_the_game_says_so_instead_of_running_unseen(tmp_path: Path) -> None:
+    """Over ssh (no DISPLAY, no Wayland), SDL fell back to its offscreen driver: the game ran,
+    invisible, until killed, with nothing said."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    probe = subprocess.run([sys.executable, "-c", "import pygame; pygame.display.init(); "
+                            "print(pygame.display.get_driver())"], env=env, capture_output=True, text=True,
+                           timeout=60)
+    if probe.stdout.strip().splitlines()[-1:] != ["offscreen"]:
+        pytest.skip(f"this machine has a display SDL can use: {probe.stdout.strip()[-40:]}")
+    env.update(GOMOKU_HOME=str(tmp_path / "home"), SDL_AUDIODRIVER="dummy")
+    done = subprocess.run([sys.executable, "-m", "gomoku"], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 1
+    assert "gomoku: cannot open a window (no display found)" in done.stderr and "Traceback" not in done.stderr

@@ -62,6 +62,8 @@ SCENES: dict[str, str] = {
 }
 """Scene name -> module holding a Scene subclass whose `name` is that scene name."""
 
+HEADLESS_DRIVERS = ("offscreen", "dummy")  # SDL video drivers that show nothing
+
 # What the lobby's first opening imports (asyncio, zeroconf and msgpack with them).
 LAN_MODULES = ("gomoku.net.bridge", "gomoku.ui.lan_link", SCENES["lobby"])
 
@@ -219,6 +221,11 @@ class App:
         # UI thread sooner than the default 5 ms so frames keep their 16.7 ms rhythm.
         sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
         pygame.display.init()
+        if pygame.display.get_driver() in HEADLESS_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
+            # No display (over ssh, say): SDL falls back to drawing nowhere, and the game would
+            # run unseen until killed. Nobody asked for that: say so instead.
+            pygame.display.quit()
+            raise pygame.error("no display found")
         pygame.font.init()
         pygame.key.set_repeat(400, 40)
 
