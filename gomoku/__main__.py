@@ -27,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gomoku: cannot open a window ({error}). Run it on a desktop, or use "
               "--screenshot FILE to render without a screen.", file=sys.stderr)
         return 1
+    from gomoku.signals import quit_on_signals
+
+    # As the window's close button does: the game autosaved, a LAN opponent told goodbye.
+    quit_on_signals(lambda: pygame.event.post(pygame.event.Event(pygame.QUIT)))
     try:
         return app.run()  # closes the app however the loop ends
     except KeyboardInterrupt:

@@ -25,6 +25,7 @@ from gomoku.core.settings import check_value
 from gomoku.core.types import MAX_SIZE, MIN_SIZE, Color, IllegalMoveError, Rule
 from gomoku.net import events as ev
 from gomoku.net.events import DEFAULT_PORT, HostOptions
+from gomoku.signals import interrupt, quit_on_signals
 
 log = logging.getLogger("gomoku.serve")
 
@@ -290,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     """`gomoku serve ...`; returns the process exit code."""
     logging.basicConfig(level=logging.WARNING, format="gomoku serve: %(levelname)s: %(message)s")
     options = parse_args(argv)
+    quit_on_signals(interrupt)  # a `kill` or a closed terminal stops as Ctrl-C does: bye to the guest
     from gomoku.engine import driver
     from gomoku.net.bridge import NetBridge
 

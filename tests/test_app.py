@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pygame
@@ -367,6 +368,7 @@ def test_a_review_screenshot_shows_the_sample_game_without_an_error(tmp_path: Pa
 
 LAN_AHEAD = """
 import sys
+import time
 from pathlib import Path
 from gomoku.ui.app import App, AppOptions
 menu_waited = "zeroconf" in sys.modules  # the menu's first frame must not wait for it
@@ -416,3 +418,28 @@ def test_without_a_display_the_game_says_so_instead_of_running_unseen(tmp_path: 
                           timeout=60)
     assert done.returncode == 1
     assert "gomoku: cannot open a window (no display found)" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("sent", ["SIGTERM", "SIGHUP"])
+def test_the_game_asked_to_stop_by_the_system_quits_as_its_close_button_does(tmp_path: Path, sent: str) -> None:
+    """A shutdown's SIGTERM or a closed terminal's SIGHUP ended the game where it stood (status
+    -15): no autosave at leaving, no goodbye to a LAN opponent. Now it quits as the window's
+    close button does, with status 0."""
+    import signal
+
+    home = tmp_path / "home"
+    env = dict(os.environ, GOMOKU_HOME=str(home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    game = subprocess.Popen([sys.executable, "-m", "gomoku", "--windowed"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (home / ".autosave.lock").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)  # the app is made: its window and its loop come next
+        time.sleep(1.0)
+        game.send_signal(getattr(signal, sent))
+        assert game.wait(30) == 0
+    finally:
+        if game.poll() is None:
+            game.kill()
+            game.wait()
+    assert "Traceback" not in game.stderr.read()

@@ -278,3 +278,19 @@ def test_gomoku_serve_sends_an_idle_guest_away_and_takes_the_next(tmp_path, serv
         nextone.wait(Connected, timeout=30.0)  # the seat is free again
     finally:
         nextone.bridge.close()
+
+
+@pytest.mark.parametrize("sent", [signal.SIGTERM, signal.SIGHUP])
+def test_gomoku_serve_stopped_by_the_system_says_goodbye_to_its_guest(serve, sent):
+    """`kill` (a service stopped) or the terminal closing ended serve where it stood: its guest
+    saw the line lost and waited 3 minutes to reconnect. Now it goes as Ctrl-C does."""
+    guest = Side()
+    try:
+        guest.bridge.join(LOOPBACK, serve.port, "Alice")
+        guest.wait(Connected)
+        serve.process.send_signal(sent)
+        assert serve.process.wait(10) == 0
+        assert "left" in guest.wait(Closed).message  # a goodbye, not a silence
+        assert serve.process.stdout is not None and "stopping" in serve.process.stdout.read()
+    finally:
+        guest.bridge.close()
