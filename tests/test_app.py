@@ -400,6 +400,8 @@ def test_a_home_that_is_a_file_is_named_in_one_notice_and_the_game_runs(tmp_path
         # One notice, naming the folder (the settings' own "Not a directory" said the same again).
         assert texts == [f"Cannot create the folder {home} for your files (File exists); nothing will be saved."]
         assert app.current_name == "menu" and home.read_text() == "a file in the way"
+        assert not app.save_settings()  # a change of settings then: the system's words, no "[Errno 17]"
+        assert app.notices[-1].text == "Could not save the settings (File exists)."
     finally:
         app.close()
 

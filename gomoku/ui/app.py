@@ -493,7 +493,8 @@ class App:
         try:
             save_settings(self.settings, self.paths.settings_file)
         except (OSError, ValueError) as error:
-            self.notify(f"Could not save the settings: {error}", error=True)
+            why = getattr(error, "strerror", None) or error  # "No space left on device", not "[Errno 28] ..."
+            self.notify(f"Could not save the settings ({why}).", error=True)
             return False
         return True
 

@@ -121,7 +121,8 @@ class AutosaveWriter:
                 else:
                     clear(self.path)
             except Exception as error:  # any failure is reported; the thread must live for the next move
-                self.errors.put(f"Could not keep the game for Continue ({error}).")
+                why = getattr(error, "strerror", None) or error  # a disk's words without "[Errno 28]"
+                self.errors.put(f"Could not keep the game for Continue ({why}).")
             finally:
                 with self._wake:
                     self._working = False
