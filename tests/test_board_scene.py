@@ -434,7 +434,7 @@ for point in ((0, 0), (0, 1)):  # a game of its own, two stones
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
     app.frame()
-print(app.current.game.board.ply)
+print(app.current.game.board.ply, "already open" in app.notices[-1].text)  # said again as the game starts
 app.close()
 """
 
@@ -453,7 +453,7 @@ def test_a_second_copy_of_the_game_on_the_same_files_leaves_the_firsts_autosave_
     assert second.returncode == 0, second.stderr[-2000:]
     notices, stones = second.stdout.strip().splitlines()[-2:]
     assert "Gomoku is already open with these files" in notices and notices.endswith("False")  # no Continue
-    assert stones == "2"  # the second copy plays; it only keeps no autosave
+    assert stones == "2 True"  # the second copy plays; it only keeps no autosave, and says so again
     first.close()  # its three stones, not the second copy's two, are what Continue offers next
 
     again = make_app(home=home)

@@ -247,9 +247,7 @@ class App:
         # Only the first copy of the game on these files keeps the autosave (see AutosaveLock);
         # a screenshot run never writes it and claims nothing.
         self._autosave_lock = None if self.options.screenshot else AutosaveLock(self.paths.autosave_lock_file)
-        if not self.keeps_autosave:
-            self.notify("Gomoku is already open with these files, so this window keeps no autosave: "
-                        "use Save to keep a game.", error=True)
+        self.tell_if_no_autosave()
 
         self.running = True
         self._must_present = True
@@ -436,6 +434,12 @@ class App:
         """False in a second copy of the game on the same files: it neither offers Continue
         nor writes the autosave, which belongs to the first."""
         return self._autosave_lock is None or self._autosave_lock.held
+
+    def tell_if_no_autosave(self) -> None:
+        """In a second copy of the game, say that its games are not autosaved."""
+        if not self.keeps_autosave:
+            self.notify("Gomoku is already open with these files, so this window keeps no autosave: "
+                        "use Save to keep a game.", error=True)
 
     def open_lan(self) -> LanLink:
         """The LAN duel's link, started on first use (its network thread starts with it)."""

@@ -164,6 +164,7 @@ class BoardScene(Scene):
         self._close_players()
         now = time.monotonic()
         self.lan = None
+        self.app.tell_if_no_autosave()  # said at launch too; a game starting is when it matters
         if data.get("mode") == "lan":
             self._enter_lan(now, data)
             return
