@@ -216,6 +216,24 @@ def test_running_out_of_time_ends_the_game(make_app) -> None:
     assert "ran out of time" in scene._reason_text(result)  # not "was away too long"
 
 
+def test_time_the_game_stood_still_is_not_charged_to_the_player(make_app) -> None:
+    """Ctrl-Z in the terminal and `fg` later, or a laptop's sleep that the system clock counts
+    (Windows does): no frame ran, nobody could move, yet the side to move lost that time, and
+    on a short clock its game."""
+    app = make_app()
+    start(app, mode="local", rule="freestyle", time_control={"game_s": 60, "increment_s": 0, "move_s": 0})
+    clock = app.current.game.clock
+    app.frame()
+    before = clock.remaining(Color.BLACK, time.monotonic())
+    time.sleep(2.5)  # the process stands still: no frame
+    app.frame()
+    app.frame()
+    assert before - clock.remaining(Color.BLACK, time.monotonic()) < 0.5
+    time.sleep(0.3)  # and the clock runs on as before
+    app.frame()
+    assert 0.25 < before - clock.remaining(Color.BLACK, time.monotonic()) < 1.0
+
+
 def test_autosave_brings_the_game_back_after_a_restart_of_the_app(make_app, tmp_path) -> None:
     home = tmp_path / "player"
     app = make_app(home=home)

@@ -63,6 +63,7 @@ SCENES: dict[str, str] = {
 """Scene name -> module holding a Scene subclass whose `name` is that scene name."""
 
 HEADLESS_DRIVERS = ("offscreen", "dummy")  # SDL video drivers that show nothing
+STOOD_STILL_S = 2.0  # no frame for this long: the process was stopped, not merely busy
 
 # What the lobby's first opening imports (asyncio, zeroconf and msgpack with them).
 LAN_MODULES = ("gomoku.net.bridge", "gomoku.ui.lan_link", SCENES["lobby"])
@@ -251,6 +252,7 @@ class App:
 
         self.running = True
         self._must_present = True
+        self._last_frame_at = time.monotonic()  # (a frame this late: the process stood still)
         self.frames_presented = 0  # frames sent to the display (tools/frametime.py and tests read it)
         self.fullscreen = self.settings.fullscreen and not self.options.windowed
         if self.options.screenshot is not None:
@@ -653,6 +655,10 @@ class App:
 
     def frame(self, dt: float = 1 / FPS) -> None:
         """One iteration: route the queued events, update, draw, flip."""
+        now = time.monotonic()
+        if now - self._last_frame_at > STOOD_STILL_S and self.current is not None:
+            self.current.stood_still(self._last_frame_at, now)
+        self._last_frame_at = now
         for event in pygame.event.get():
             self.handle_event(event)
             if not self.running:

@@ -38,6 +38,10 @@ class Scene:
     def update(self, dt: float) -> None:
         """Advance by `dt` seconds: poll players, clocks, workers."""
 
+    def stood_still(self, since: float, now: float) -> None:
+        """No frame ran from `since` to `now` (monotonic seconds): the process was stopped
+        (Ctrl-Z), or the computer slept and the clock counted it. Nobody could see or play."""
+
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the whole scene; the app flips the display."""
 

@@ -334,6 +334,14 @@ class BoardScene(Scene):
         if chat_rect is not None:
             self.duel.layout(self.board_area, chat_rect, self._stone_centres())
 
+    def stood_still(self, since: float, now: float) -> None:
+        """The time no frame ran is nobody's: the side to move's clock is not charged for it (a
+        LAN duel's clocks are the host's, whose network thread sees the same stop)."""
+        clock = self.game.clock
+        if self.lan is None and not self.game.is_over and clock.running:
+            clock.pause(since)
+            clock.resume(now)
+
     @property
     def notice_area(self) -> pygame.Rect:
         """Where the app's toasts go: over the board's corner, not the panel's names and clocks;
