@@ -18,7 +18,7 @@ def interrupt() -> None:
 
 def quit_on_signals(quit_now: Callable[[], None]) -> None:
     """The first of QUIT_SIGNALS calls `quit_now()` (a clean quit, on the main thread); a second
-    one stops at once, as Ctrl-C does."""
+    one stops at once, as Ctrl-C does. A signal the process was started ignoring stays ignored."""
     asked: list[int] = []
 
     def handler(signum: int, frame: Any) -> None:
@@ -28,4 +28,5 @@ def quit_on_signals(quit_now: Callable[[], None]) -> None:
         quit_now()
 
     for number in QUIT_SIGNALS:
-        signal.signal(number, handler)
+        if signal.getsignal(number) is not signal.SIG_IGN:  # `nohup` asked to ignore it: still ignored
+            signal.signal(number, handler)

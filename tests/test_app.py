@@ -445,3 +445,13 @@ def test_the_game_asked_to_stop_by_the_system_quits_as_its_close_button_does(tmp
             game.kill()
             game.wait()
     assert "Traceback" not in game.stderr.read()
+
+
+def test_a_hangup_ignored_from_the_start_stays_ignored_as_nohup_asks() -> None:
+    """`nohup gomoku serve &` ignores SIGHUP so that closing the terminal leaves it running;
+    our clean quit on SIGHUP must not undo that (SIGTERM still quits cleanly)."""
+    code = ("import signal\nsignal.signal(signal.SIGHUP, signal.SIG_IGN)\n"
+            "from gomoku.signals import quit_on_signals\nquit_on_signals(lambda: None)\n"
+            "print(signal.getsignal(signal.SIGHUP) is signal.SIG_IGN, callable(signal.getsignal(signal.SIGTERM)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["True", "True"], done.stderr[-2000:]
