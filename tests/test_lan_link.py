@@ -171,27 +171,26 @@ def test_the_networks_words_are_shown_as_sentences_like_the_games_own_notices(ev
     assert link.notices[-1][0] == shown
 
 
+def reconnect_with(link: LanLink, bridge: QuietBridge, moves: list[tuple[int, int]], now: float) -> list[str]:
+    """The line drops and comes back, and the host's sync shows `moves`, black to move; the
+    notices that brought."""
+    bridge.events.put(ev.ConnectionLost(now + 180, "guest"))
+    bridge.events.put(ev.Reconnected())
+    bridge.events.put(ev.PositionSet(tuple(moves), Rule.FREESTYLE, Color.BLACK, ev.ClockMs(), "playing",
+                                     why="sync"))
+    link.notices.clear()
+    link.pump(now)
+    return [text for text, _ in link.notices]
+
+
 def test_a_stone_lost_with_the_connection_is_sent_again_after_the_reconnect() -> None:
     """The host paused (a laptop's lid shut) just as our stone went out: the host never took
     it, and its sync after the reconnect showed the board without it, silently."""
     link, bridge = connected_link("guest")  # Alice plays black
     now = play(link, bridge, [(7, 7), (8, 8), (8, 7)], start=10.0, step=1.0)  # i8 shown at once, as sent
-    bridge.events.put(ev.ConnectionLost(now + 180, "guest"))
-    bridge.events.put(ev.Reconnected())
-    bridge.events.put(ev.PositionSet(((7, 7), (8, 8)), Rule.FREESTYLE, Color.BLACK, ev.ClockMs(), "playing",
-                                     why="sync"))
-    link.notices.clear()
-    link.pump(now + 20)
+    texts = reconnect_with(link, bridge, [(7, 7), (8, 8)], now + 20)
     assert link.game is not None and link.game.board.moves == [(7, 7), (8, 8)]
-    texts = [text for text, _ in link.notices]
     assert "Your move i8 had not reached Bob when the connection dropped: it was sent again." in texts, texts
     assert bridge.sent[-1] == ("move", (8, 7)) and link.move_sent == (8, 7)  # the player's choice goes again
-
     # A sync that keeps every stone says only that the game goes on.
-    bridge.events.put(ev.ConnectionLost(now + 200, "guest"))
-    bridge.events.put(ev.Reconnected())
-    bridge.events.put(ev.PositionSet(((7, 7), (8, 8)), Rule.FREESTYLE, Color.BLACK, ev.ClockMs(), "playing",
-                                     why="sync"))
-    link.notices.clear()
-    link.pump(now + 40)
-    assert [text for text, _ in link.notices] == ["Reconnected: the game goes on."]
+    assert reconnect_with(link, bridge, [(7, 7), (8, 8)], now + 40) == ["Reconnected: the game goes on."]
