@@ -27,6 +27,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gomoku: cannot open a window ({error}). Run it on a desktop, or use "
               "--screenshot FILE to render without a screen.", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C while the window was opening: nothing to save yet
+        return 130
     from gomoku.signals import quit_on_signals
 
     # As the window's close button does: the game autosaved, a LAN opponent told goodbye.

@@ -265,9 +265,9 @@ class Server:
 
     def run(self) -> int:
         bridge = self.bridge
-        bridge.start()
-        bridge.host(self.options.host)
         try:
+            bridge.start()
+            bridge.host(self.options.host)
             while self.running:
                 try:
                     event = bridge.events.get(timeout=0.2)
@@ -292,18 +292,19 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="gomoku serve: %(levelname)s: %(message)s")
     options = parse_args(argv)
     quit_on_signals(interrupt)  # a `kill` or a closed terminal stops as Ctrl-C does: bye to the guest
-    from gomoku.engine import driver
-    from gomoku.net.bridge import NetBridge
-
-    started = time.monotonic()
-    print("preparing the engine (the first run compiles it: up to a minute)...", flush=True)
     try:
+        from gomoku.engine import driver
+        from gomoku.net.bridge import NetBridge
+
+        started = time.monotonic()
+        print("preparing the engine (the first run compiles it: up to a minute)...", flush=True)
         driver.warm_up()  # compile or load the engine before the first guest waits for it
-    except KeyboardInterrupt:  # Ctrl-C before anything was hosted: nothing to say goodbye to
+        print(f"engine ready in {time.monotonic() - started:.1f} s", flush=True)
+        server = Server(options, NetBridge(options.interface))
+    except KeyboardInterrupt:  # Ctrl-C (or a kill) before anything was hosted: nothing to say goodbye to
         print("stopped", flush=True)
         return 130
-    print(f"engine ready in {time.monotonic() - started:.1f} s", flush=True)
-    return Server(options, NetBridge(options.interface)).run()
+    return server.run()
 
 
 if __name__ == "__main__":
