@@ -291,7 +291,6 @@ def main(argv: list[str] | None = None) -> int:
     """`gomoku serve ...`; returns the process exit code."""
     logging.basicConfig(level=logging.WARNING, format="gomoku serve: %(levelname)s: %(message)s")
     options = parse_args(argv)
-    quit_on_signals(interrupt)  # a `kill` or a closed terminal stops as Ctrl-C does: bye to the guest
     try:
         from gomoku.engine import driver
         from gomoku.net.bridge import NetBridge
@@ -301,9 +300,12 @@ def main(argv: list[str] | None = None) -> int:
         driver.warm_up()  # compile or load the engine before the first guest waits for it
         print(f"engine ready in {time.monotonic() - started:.1f} s", flush=True)
         server = Server(options, NetBridge(options.interface))
-    except KeyboardInterrupt:  # Ctrl-C (or a kill) before anything was hosted: nothing to say goodbye to
+    except KeyboardInterrupt:  # Ctrl-C before anything was hosted: nothing to say goodbye to
         print("stopped", flush=True)
         return 130
+    # From here a `kill` or a closed terminal stops as Ctrl-C does, with a goodbye to the guest.
+    # (Not before: a first run's compile would hold it off for seconds, with no one to tell.)
+    quit_on_signals(interrupt)
     return server.run()
 
 

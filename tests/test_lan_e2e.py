@@ -299,8 +299,9 @@ def test_gomoku_serve_stopped_by_the_system_says_goodbye_to_its_guest(serve, sen
 
 def test_gomoku_serve_stopped_while_it_starts_never_prints_a_traceback():
     """A kill in serve's first second (its imports, then the engine's warm-up) printed a
-    traceback (here at 0.2 and 0.4 s). Killed at several moments of its start, it stops
-    silently (before its handler is in), says "stopped", or (a warm cache) "stopping"."""
+    traceback (here at 0.2 and 0.4 s). Killed at several moments of its start, it stops at once
+    and silently while nothing is hosted (a first run's compile must not hold a kill off), or
+    (a warm cache, hosting already) says "stopping"."""
     for delay in (0.1, 0.2, 0.3, 0.4, 0.5, 0.7):
         process = subprocess.Popen([sys.executable, "-m", "gomoku", "serve", "--port", "0", "--lan-interface",
                                     LOOPBACK, "--no-advertise"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -309,5 +310,4 @@ def test_gomoku_serve_stopped_while_it_starts_never_prints_a_traceback():
         process.send_signal(signal.SIGTERM)
         status = process.wait(30)
         output = process.stdout.read() if process.stdout is not None else ""
-        # (about 1 run in 24 ends as interrupted, -SIGINT, after its "stopped": no traceback either)
-        assert status in (-signal.SIGTERM, -signal.SIGINT, 0, 130) and "Traceback" not in output, (delay, output)
+        assert status in (-signal.SIGTERM, 0) and "Traceback" not in output, (delay, output)
