@@ -296,7 +296,6 @@ def test_gomoku_serve_stopped_by_the_system_says_goodbye_to_its_guest(serve, sen
         guest.bridge.close()
 
 
-
 def test_gomoku_serve_stopped_while_it_starts_never_prints_a_traceback():
     """A kill in serve's first second (its imports, then the engine's warm-up) printed a
     traceback (here at 0.2 and 0.4 s). Killed at several moments of its start, it stops at once
