@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -427,8 +428,6 @@ def test_the_game_asked_to_stop_by_the_system_quits_as_its_close_button_does(tmp
     """A shutdown's SIGTERM or a closed terminal's SIGHUP ended the game where it stood (status
     -15): no autosave at leaving, no goodbye to a LAN opponent. Now it quits as the window's
     close button does, with status 0."""
-    import signal
-
     home = tmp_path / "home"
     env = dict(os.environ, GOMOKU_HOME=str(home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     game = subprocess.Popen([sys.executable, "-m", "gomoku", "--windowed"], cwd=ROOT, env=env,
@@ -437,7 +436,7 @@ def test_the_game_asked_to_stop_by_the_system_quits_as_its_close_button_does(tmp
         deadline = time.monotonic() + 60
         while not (home / ".autosave.lock").exists() and time.monotonic() < deadline:
             time.sleep(0.05)  # the app is made: its window and its loop come next
-        time.sleep(1.0)
+        time.sleep(2.0)  # (its handler is set up right after: a slow machine gets time for that)
         game.send_signal(getattr(signal, sent))
         assert game.wait(30) == 0
     finally:
