@@ -65,6 +65,16 @@ def test_pause_stops_time_and_resume_continues() -> None:
     assert clock.press(503.0) == 8.0  # 5 s before the pause + 3 s after
 
 
+def test_a_skipped_stretch_is_charged_to_nobody_and_a_paused_clock_stays_paused() -> None:
+    clock = Clock(TimeControl(game_s=60, move_s=20))
+    clock.start(0.0)
+    clock.skip(5.0, 35.0)  # the process stood still for 30 s
+    assert clock.running and clock.remaining(B, 37.0) == 53.0 and clock.move_remaining(37.0) == 13.0
+    clock.pause(40.0)
+    clock.skip(41.0, 90.0)
+    assert not clock.running and clock.remaining(B, 100.0) == 50.0
+
+
 def test_press_while_paused_switches_sides_and_stays_paused() -> None:
     clock = Clock(TimeControl(game_s=60))
     clock.start(0.0)

@@ -212,6 +212,13 @@ class Clock:
             self._paused = False
             self._segment_start = now
 
+    def skip(self, since: float, now: float) -> None:
+        """Leave the stretch from `since` to `now` uncharged (the process stood still: nobody
+        could play); harmless if not running."""
+        if self.running:
+            self.pause(since)
+            self.resume(now)
+
     def reset(self, to_move: Color = Color.BLACK) -> None:
         """Back to the full time control, not started."""
         self._remaining = {color: float(self.control.game_s) for color in Color}

@@ -313,10 +313,7 @@ class _Side:
         """This process did not run from `since` to `now` (a laptop's sleep, a stopped
         process): the other side saw the connection lost, with the clocks stopped, so the
         running clock is not charged for it either."""
-        clock = self.game.clock
-        if clock.running:
-            clock.pause(since)
-            clock.resume(now)
+        self.game.clock.skip(since, now)
 
     def lost(self, now: float) -> Step:
         """The connection is gone: clocks paused until RECONNECT_WINDOW_S from now (the host

@@ -337,10 +337,8 @@ class BoardScene(Scene):
     def stood_still(self, since: float, now: float) -> None:
         """The time no frame ran is nobody's: the side to move's clock is not charged for it (a
         LAN duel's clocks are the host's, whose network thread sees the same stop)."""
-        clock = self.game.clock
-        if self.lan is None and not self.game.is_over and clock.running:
-            clock.pause(since)
-            clock.resume(now)
+        if self.lan is None and not self.game.is_over:
+            self.game.clock.skip(since, now)
 
     @property
     def notice_area(self) -> pygame.Rect:
