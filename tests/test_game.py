@@ -238,5 +238,9 @@ def test_a_declared_result_stands_even_when_the_board_disagrees():
     outcome = Outcome(Color.WHITE, Reason.TIMEOUT)
     assert game.declare(outcome, 1.0) is outcome
     assert game.result == outcome and game.is_over
+    assert not game.contested and game.recorded_result == outcome  # a timeout needs no five
     with pytest.raises(IllegalMoveError):
         game.play(8, 8, 2.0)
+    game.declare(Outcome(Color.WHITE, Reason.FIVE), 3.0)  # no five on this board
+    assert game.result is not None and game.result.reason is Reason.FIVE
+    assert game.contested and game.recorded_result is None  # a record keeps the open board

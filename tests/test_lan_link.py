@@ -6,6 +6,7 @@ import queue
 
 import pytest
 
+from gomoku.core import records
 from gomoku.core.board import Board
 from gomoku.core.clock import TimeControl
 from gomoku.core.game import Game, PlayerInfo
@@ -194,3 +195,56 @@ def test_a_stone_lost_with_the_connection_is_sent_again_after_the_reconnect() ->
     assert bridge.sent[-1] == ("move", (8, 7)) and link.move_sent == (8, 7)  # the player's choice goes again
     # A sync that keeps every stone says only that the game goes on.
     assert reconnect_with(link, bridge, [(7, 7), (8, 8)], now + 40) == ["Reconnected: the game goes on."]
+
+
+def _saved_and_loaded(game: Game) -> records.GameRecord:
+    """What a Save of `game` writes, read back as Load reads it."""
+    return records.parse_record(records.format_record(records.from_game(game, 0.0)))
+
+
+@pytest.mark.parametrize("winner, reason", [(Color.WHITE, "five"), (None, "full_board"), (Color.WHITE, "resign")])
+def test_a_host_result_the_board_does_not_show_is_shown_and_the_saved_game_still_loads(winner, reason) -> None:
+    """A host claimed white's five on a board with three stones: the guest's card showed it, and
+    a Save of that game wrote a file that Load then refused ("the moves do not end the game")."""
+    link, bridge = connected_link("guest")  # Alice plays black
+    now = play(link, bridge, [(7, 7), (8, 8), (8, 7)], start=10.0, step=1.0)
+    if reason == "resign":  # black's five stands on the board, and the host says white won
+        now = play(link, bridge, [(3, 3), (9, 9), (4, 3), (9, 10), (5, 3), (9, 11), (6, 3), (9, 12), (7, 3)], now, 1.0)
+    link.notices.clear()
+    bridge.events.put(ev.GameOver(ev.Result(winner, reason)))
+    link.pump(now + 1)
+    game = link.game
+    assert game is not None and game.result is not None
+    assert (game.result.winner, game.result.reason.value) == (winner, reason)  # the host's word is shown
+    texts = [text for text, _ in link.notices]
+    assert len(texts) == 1 and texts[0].startswith("Bob ended the game as ") and "does not show" in texts[0]
+    loaded = _saved_and_loaded(game)
+    assert loaded.moves == game.board.moves
+    own = game.board.outcome()
+    assert (loaded.result, loaded.reason) == (("black", "five") if own is not None else ("", ""))
+    assert loaded.extra["declared"] == {"result": winner.label if winner else "draw", "reason": reason}
+
+
+def test_a_host_result_the_board_bears_out_is_saved_as_the_result_without_a_word() -> None:
+    link, bridge = connected_link("guest")
+    now = play(link, bridge, [(7, 7), (8, 8)], start=10.0, step=1.0)
+    link.notices.clear()
+    bridge.events.put(ev.GameOver(ev.Result(Color.WHITE, "timeout")))
+    link.pump(now + 1)
+    assert link.notices == []
+    loaded = _saved_and_loaded(link.game)
+    assert (loaded.result, loaded.reason) == ("white", "timeout") and "declared" not in loaded.extra
+
+
+def test_a_duel_whose_line_never_came_back_saves_a_game_that_loads() -> None:
+    """It ends with no winner on this screen; saved, that read "draw (disconnect)", which Load
+    refused: a draw is a full board."""
+    link, bridge = connected_link("guest")
+    now = play(link, bridge, [(7, 7), (8, 8)], start=10.0, step=1.0)
+    bridge.events.put(ev.ConnectionLost(now + 180, "guest"))
+    bridge.events.put(ev.Closed("could not reach Bob again"))
+    link.pump(now + 180)
+    assert link.game is not None and link.game.result is not None and link.game.result.winner is None
+    loaded = _saved_and_loaded(link.game)
+    assert loaded.moves == [(7, 7), (8, 8)] and loaded.result == ""
+    assert loaded.extra["declared"] == {"result": "draw", "reason": "disconnect"}

@@ -260,3 +260,15 @@ def test_the_same_game_reviewed_again_keeps_its_analysis(app: App) -> None:
     other.moves = other.moves[:-1]
     app.switch("review", {"record": other})
     assert app.current.analysis.looked == 0  # another game is looked at afresh
+
+
+def test_a_duel_the_host_ended_against_the_board_reads_as_unfinished_and_says_what_the_host_said(app: App) -> None:
+    from layout_checks import text_sizes
+
+    record = GameRecord(rule=Rule.FREESTYLE, size=15, black="Alice", white="Bob", moves=MOVES[:4],
+                        times=[1.0] * 4, extra={"declared": {"result": "white", "reason": "five"}})
+    with text_sizes() as drawn:
+        app.switch("review", {"record": record})
+        app.frame()
+    texts = [text for _, text in drawn]
+    assert "Unfinished · the host said Bob won with five in a row" in texts, [t for t in texts if "nfinish" in t]

@@ -18,9 +18,10 @@ with some frames the contract forbids among them:
 
 The guest meanwhile readies, moves and chats at random. Checked after every frame the app
 runs: no exception out of a frame, no ERROR logged by any thread (the network thread
-included), the layout the layout tests check, and every board the guest shows a legal game of
-its rule. Printed: what was sent, by kind; the findings; the slowest frame and p99; the chat
-lines and notices the guest holds (both bounded). Exit status 1 on any finding.
+included), the layout the layout tests check, every board the guest shows a legal game of its
+rule, and a Save of a finished game a file that loads again. Printed: what was sent, by kind;
+the findings; the slowest frame and p99; the chat lines and notices the guest holds (both
+bounded). Exit status 1 on any finding.
 
     .venv/bin/python tools/hostile_host.py [--rounds 2000] [--seed 1] [--size 1280x800] [--shots DIR]
 
@@ -53,7 +54,7 @@ import pygame  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gomoku.core import Board, Rule  # noqa: E402
+from gomoku.core import Board, Rule, records  # noqa: E402
 from gomoku.ui.app import App, AppOptions  # noqa: E402
 from tests.layout_checks import layout_problems  # noqa: E402  (what the layout tests check)
 
@@ -328,6 +329,12 @@ class Run:
                 Board.from_moves(list(board.moves), board.size, board.rule)
             except ValueError as error:
                 self.findings.add(f"round {round_}: the guest shows an illegal game ({error})", key="illegal game")
+            if link.game.is_over and self.app.current_name == "board":  # what Save would write must load
+                try:
+                    records.parse_record(records.format_record(self.app.current._record()))
+                except records.RecordError as error:
+                    self.findings.add(f"round {round_}: a save of the guest's game would not load ({error})",
+                                      key="unloadable save")
         for problem in layout_problems(self.app) if self.app.current_name in ("board", "lobby") else []:
             self.findings.add(f"round {round_}: layout in {self.app.current_name}: {problem}",
                               key="layout " + "".join(c for c in problem if not c.isdigit()))

@@ -14,6 +14,16 @@ from gomoku.core.clock import Clock
 from gomoku.core.types import Color, Illegal, IllegalMoveError, Outcome, Point, Reason
 
 PlayerKind = Literal["human", "ai", "remote"]
+OFF_BOARD_REASONS = (Reason.RESIGN, Reason.TIMEOUT, Reason.DISCONNECT)
+
+
+def fits_board(board: Board, outcome: Outcome) -> bool:
+    """Whether `outcome` can end a game standing as `board` does: a five or a full board there
+    is the only result it allows; otherwise a winner by resign, timeout or disconnect."""
+    own = board.outcome()
+    if own is not None:
+        return (own.winner, own.reason) == (outcome.winner, outcome.reason)
+    return outcome.winner is not None and outcome.reason in OFF_BOARD_REASONS
 
 
 @dataclass(frozen=True)
@@ -74,6 +84,17 @@ class Game:
     @property
     def is_over(self) -> bool:
         return self.result is not None
+
+    @property
+    def contested(self) -> bool:
+        """A declared result (a LAN host's) that this board does not bear out."""
+        return self._ended is not None and not fits_board(self.board, self._ended)
+
+    @property
+    def recorded_result(self) -> Outcome | None:
+        """The result a record keeps: this board's own account where the declared one is
+        contested (a record must load again, and its result must agree with its moves)."""
+        return self.board.outcome() if self.contested else self.result
 
     # --- moves ---------------------------------------------------------------------------
 
@@ -155,7 +176,7 @@ class Game:
 
     def declare(self, outcome: Outcome, now: float | None = None) -> Outcome:
         """End the game as decided elsewhere (a LAN host's `result`), even if this board
-        disagrees; on a finished game it replaces the result. Returns `outcome`."""
+        disagrees (see `contested`); on a finished game it replaces the result. Returns `outcome`."""
         self._ended = outcome
         if now is not None:
             self.clock.pause(now)

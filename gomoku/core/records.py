@@ -53,10 +53,19 @@ from typing import Any
 from gomoku.core.board import Board
 from gomoku.core.clock import Clock, ClockState, TimeControl
 from gomoku.core.files import write_atomic
-from gomoku.core.game import Game, PlayerInfo
+from gomoku.core.game import Game, PlayerInfo, fits_board
 from gomoku.core.inputs import InputError, clean_text, load_json, read_bounded
 from gomoku.core.notation import NotationError, counted, format_point, parse_point
-from gomoku.core.types import MAX_SIZE, MIN_SIZE, Color, IllegalMoveError, Point, Reason, Rule
+from gomoku.core.types import (
+    MAX_SIZE,
+    MIN_SIZE,
+    Color,
+    IllegalMoveError,
+    Outcome,
+    Point,
+    Reason,
+    Rule,
+)
 
 FORMAT_LINE = "Gomoku record"
 FORMAT_VERSION = 1
@@ -68,7 +77,6 @@ MAX_DIGITS = 9  # move numbers, coordinates and milliseconds: nothing real is lo
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # tab, CR, LF are fine; JSON escapes the rest
 RESULTS = ("black", "white", "draw", "")
 REASONS = tuple(reason.value for reason in Reason) + ("",)
-_OFF_BOARD_REASONS = (Reason.RESIGN.value, Reason.TIMEOUT.value, Reason.DISCONNECT.value)
 
 
 class RecordError(ValueError):
@@ -109,13 +117,12 @@ class GameRecord:
 
 
 def from_game(game: Game, now: float | None = None, date: str | None = None) -> GameRecord:
-    """A record of `game` so far. With `now`, the clock state is kept in extra["clock"]."""
-    outcome = game.result
-    if outcome is None:
-        result = reason = ""
-    else:
-        result = outcome.winner.label if outcome.winner is not None else "draw"
-        reason = outcome.reason.value
+    """A record of `game` so far. With `now`, the clock state is kept in extra["clock"].
+
+    A contested declared result (a LAN host's that the board does not bear out) is kept in
+    extra["declared"]; the record's own result is the board's, so that the file loads again.
+    """
+    result, reason = _result_words(game.recorded_result)
     control = game.clock.control
     extra: dict[str, Any] = {
         "players": {
@@ -130,6 +137,9 @@ def from_game(game: Game, now: float | None = None, date: str | None = None) -> 
     }
     if now is not None:
         extra["clock"] = game.clock.snapshot(now).to_dict()
+    if game.contested:
+        declared, declared_reason = _result_words(game.result)
+        extra["declared"] = {"result": declared, "reason": declared_reason}
     return GameRecord(
         rule=game.board.rule,
         size=game.board.size,
@@ -142,6 +152,13 @@ def from_game(game: Game, now: float | None = None, date: str | None = None) -> 
         date=date if date is not None else datetime.now(timezone.utc).isoformat(timespec="seconds"),
         extra=extra,
     )
+
+
+def _result_words(outcome: Outcome | None) -> tuple[str, str]:
+    """(result, reason) as a record writes them: ("", "") while the game is open."""
+    if outcome is None:
+        return "", ""
+    return (outcome.winner.label if outcome.winner is not None else "draw"), outcome.reason.value
 
 
 def to_game(record: GameRecord) -> Game:
@@ -419,24 +436,19 @@ def _check_result(board: Board, result: str, reason: str, line: int | None) -> N
     if result not in RESULTS or reason not in REASONS:
         raise RecordError(f"unknown result {result!r} or reason {reason!r}", line)
     outcome = board.outcome()
-    if outcome is not None:
-        expected = outcome.winner.label if outcome.winner is not None else "draw"
-        if result and (result, reason) != (expected, outcome.reason.value):
-            raise RecordError(
-                f"the result says {result} ({reason or 'no reason'}) but the moves end in "
-                f"{expected} ({outcome.reason.value})",
-                line,
-            )
-        return
     if not result:
-        if reason:
+        if reason and outcome is None:
             raise RecordError(f"a reason ({reason}) is given for an unfinished game", line)
         return
-    if result == "draw" or reason not in _OFF_BOARD_REASONS:
-        raise RecordError(
-            f"the result says {result} ({reason or 'no reason'}) but the moves do not end the game",
-            line,
-        )
+    winner = None if result == "draw" else Color[result.upper()]
+    if reason and fits_board(board, Outcome(winner, Reason(reason))):
+        return
+    if outcome is not None:
+        expected = outcome.winner.label if outcome.winner is not None else "draw"
+        ends = f"end in {expected} ({outcome.reason.value})"
+    else:
+        ends = "do not end the game"
+    raise RecordError(f"the result says {result} ({reason or 'no reason'}) but the moves {ends}", line)
 
 
 # --- Piskvork .psq -------------------------------------------------------------------------

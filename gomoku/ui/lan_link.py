@@ -23,6 +23,7 @@ from gomoku.core.notation import format_point
 from gomoku.core.types import Color, IllegalMoveError, Outcome, Point, Reason, Rule
 from gomoku.net import events as ev
 from gomoku.net.events import HostInfo, HostOptions
+from gomoku.ui.game_over import REASON_TEXT
 
 log = logging.getLogger(__name__)
 
@@ -294,6 +295,14 @@ class LanLink:
             game.declare(Outcome(outcome.winner, outcome.reason, line), now)
         else:
             game.clock.pause(now)
+        if game.contested:  # shown as the host's word; a record keeps what the board shows
+            self.notices.append((self._contested_words(outcome), True))
+
+    def _contested_words(self, outcome: Outcome) -> str:
+        host = self.info.opponent_name if self.info is not None else "The host"
+        winner = f"a win for {outcome.winner.label}" if outcome.winner is not None else "a draw"
+        return (f"{host} ended the game as {winner} ({REASON_TEXT[outcome.reason]}), which this board "
+                "does not show: a saved record keeps the board as it is.")
 
     def _on_chat(self, event: ev.ChatReceived, now: float) -> None:
         self.chat.append(ChatLine(event.name, event.text, event.mine))

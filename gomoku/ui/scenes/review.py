@@ -414,12 +414,27 @@ class ReviewScene(Scene):
         return f"{rule} {self.record.size}x{self.record.size}" + (f"  ·  {date}" if date else "")
 
     def _result_line(self) -> str:
-        result = self.record.result
-        if result in ("black", "white"):
-            winner = self.record.black if result == Color.BLACK.label else self.record.white
-            how = HOW_TEXT.get(self.record.reason, "")
-            return f"{winner} ({result}) won {how}".rstrip()
-        return RESULT_TEXT.get(result, "")
+        record = self.record
+        declared = record.extra.get("declared") if isinstance(record.extra, dict) else None
+        if not isinstance(declared, dict):
+            return self._won_line(record.result, record.reason) or RESULT_TEXT.get(record.result, "")
+        # A LAN host's result that the board did not bear out: the board's account, then the host's.
+        line = self._won_line(record.result, record.reason) or "Unfinished"
+        said = self._won_line(declared.get("result"), declared.get("reason"), colour=False)
+        if said:
+            return f"{line} · the host said {said}"
+        if declared.get("reason") == "disconnect":
+            return f"{line} · the connection was lost"
+        return f"{line} · the host called it a draw" if declared.get("result") == "draw" else line
+
+    def _won_line(self, result: object, reason: object, colour: bool = True) -> str:
+        """"Ann (black) won on time", or "" unless `result` names a winner."""
+        if result not in ("black", "white"):
+            return ""
+        winner = self.record.black if result == Color.BLACK.label else self.record.white
+        how = HOW_TEXT.get(reason, "") if isinstance(reason, str) else ""
+        who = f"{winner} ({result})" if colour else winner
+        return f"{who} won {how}".rstrip()
 
 
 def best_move_text(result: SearchResult, side: Color, point: str) -> str:
