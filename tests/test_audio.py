@@ -148,6 +148,36 @@ def test_the_app_runs_without_a_sound_device(monkeypatch, tmp_path: Path) -> Non
         app.close()
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ALSA is Linux's")
+def test_while_the_mixer_starts_only_alsas_own_lines_are_kept_off_the_terminal(capfd) -> None:
+    import os
+
+    from gomoku.ui.audio import alsa_lines_dropped
+
+    with alsa_lines_dropped():
+        os.write(2, b"ALSA lib confmisc.c:855:(parse_card) cannot find card '0'\n")
+        os.write(2, b"something else that went wrong\n")
+        print("a warning of ours", file=sys.stderr)
+    os.write(2, b"ALSA lib after the mixer started\n")
+    lines = capfd.readouterr().err.splitlines()
+    assert sorted(lines) == ["ALSA lib after the mixer started", "a warning of ours", "something else that went wrong"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ALSA is Linux's")
+def test_a_machine_without_a_sound_card_prints_one_warning_not_alsas_errors(tmp_path: Path) -> None:
+    # A player's terminal, with no sound card (as on this test machine), showed eight "ALSA lib
+    # ... cannot find card '0'" lines before the game's own one-line warning.
+    import os
+    import subprocess
+
+    env = {**os.environ, "SDL_AUDIODRIVER": "alsa", "SDL_VIDEODRIVER": "dummy", "GOMOKU_HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "gomoku", "--screenshot", str(tmp_path / "menu.png")],
+                          env=env, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "ALSA lib" not in done.stderr
+    assert done.stderr.count("\n") <= 2, done.stderr  # the screenshot line, and the warning if no card
+
+
 def test_the_shipped_sounds_are_what_the_generator_makes(tmp_path: Path) -> None:
     spec = importlib.util.spec_from_file_location("make_sounds", ROOT / "tools" / "make_sounds.py")
     assert spec is not None and spec.loader is not None

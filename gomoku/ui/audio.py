@@ -7,7 +7,12 @@ one log line.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
 
@@ -22,6 +27,43 @@ EFFECTS = ("place", "win", "lose", "invalid", "tick")
 """The effect names scenes may `play`; each is `<name>.wav` in SOUNDS_DIR."""
 MUSIC_FILE = "music.wav"
 MUSIC_FADE_OUT_MS = 400  # when the music stops (leaving the menu, mute, volume 0)
+MAX_CAUGHT_BYTES = 64 * 1024  # what the mixer's start may print; ALSA's lines are some 700 bytes
+
+
+@contextlib.contextmanager
+def alsa_lines_dropped() -> Iterator[None]:
+    """Keep libasound's own error lines off the terminal while the mixer starts.
+
+    Without a sound card SDL's ALSA driver makes libasound print eight lines ("ALSA lib
+    confmisc.c:855:(parse_card) cannot find card '0'" ...) straight to file descriptor 2,
+    before our one warning. Its error handler cannot be replaced from Python (SDL calls it on
+    its own threads, which would wait for the GIL), so fd 2 goes to a temporary file for the
+    while, and every other line written meanwhile is passed on afterwards.
+    """
+    if not sys.platform.startswith("linux"):
+        yield
+        return
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        caught = tempfile.TemporaryFile()
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    with caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            caught.seek(0)
+            lines = caught.read(MAX_CAUGHT_BYTES).splitlines(keepends=True)
+            kept = b"".join(line for line in lines if not line.startswith(b"ALSA lib "))
+            if kept:
+                os.write(2, kept)
 
 
 class SoundSettings(Protocol):
@@ -49,7 +91,8 @@ class Audio:
     def _start_mixer(self) -> bool:
         try:
             if not pygame.mixer.get_init():
-                pygame.mixer.init(frequency=44100, size=-16, channels=2, buffer=512)
+                with alsa_lines_dropped():
+                    pygame.mixer.init(frequency=44100, size=-16, channels=2, buffer=512)
             return True
         except pygame.error as error:
             log.warning("no sound device (%s): the game runs silently", error)
