@@ -579,7 +579,12 @@ def test_a_line_that_never_comes_back_ends_the_game_without_a_winner_here(guest_
     assert result is not None and result.winner is None and result.reason.value == "disconnect"
     guest_app.frame()
     assert board.status == "Connection lost"
-    assert link.game.board.moves == [(7, 7)]  # every stone kept (and autosaved)
+    assert link.game.board.moves == [(7, 7)]  # every stone kept
+    # ... and kept for Continue, as the unfinished game it is on this board (it was cleared
+    # as a finished game, and a Save of it did not load again).
+    board.autosaver.close()  # flushes the write
+    saved = records.load_record(guest_app.paths.autosave_file)
+    assert saved.moves == [(7, 7)] and saved.result == ""
 
 
 def test_a_guest_whose_app_died_continues_the_duel_from_the_menu(tmp_path, host_bridge):

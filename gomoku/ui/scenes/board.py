@@ -819,7 +819,9 @@ class BoardScene(Scene):
         return record
 
     def _write_autosave(self) -> None:
-        """Keep the game in progress for Continue; a finished or emptied game clears it.
+        """Keep the game in progress for Continue; a finished or emptied game clears it. A duel
+        whose line never came back (or whose host's result the board does not bear out) is
+        unfinished on this board, and so stays for Continue, to play on one screen.
 
         The record is taken here; the autosave thread writes it, so no frame waits for the disk.
         """
@@ -827,7 +829,7 @@ class BoardScene(Scene):
             return  # a screenshot run, or a second copy of the game, must not replace the player's game
         if self.autosaver is None:
             self.autosaver = autosave.AutosaveWriter(self.app.paths.autosave_file)
-        if self.game.is_over or (self.game.board.ply == 0 and self._saved_once):
+        if self.game.recorded_result is not None or (self.game.board.ply == 0 and self._saved_once):
             self.autosaver.clear()
             self._saved_once = False
         elif self.game.board.ply > 0:
