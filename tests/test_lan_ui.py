@@ -247,6 +247,23 @@ def test_the_hosting_app_lists_another_host_of_the_same_name_but_never_its_own_g
         app.close()
 
 
+def test_an_address_pasted_into_the_lobby_joins_with_enter(guest_app, host_bridge):
+    # The host's address, copied from a message, could only be typed again by hand.
+    peer = Peer(host_bridge)
+    ports: list[int] = []
+    host_game(peer, ports)
+    guest_app.switch("lobby", {})
+    guest_app.frame()
+    lobby = guest_app.current
+    click(guest_app, lobby.address_input.control_rect.center)
+    pygame.scrap.put_text(f"{LOOPBACK}:{ports[0]}\n")
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_v, mod=pygame.KMOD_LCTRL, unicode=""))
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+    run_until(guest_app, lambda: guest_app.current_name == "board", peer)
+    assert guest_app.lan is not None and guest_app.lan.info is not None
+    assert guest_app.lan.info.opponent_name == "Bob"
+
+
 def test_hosting_keeps_the_chosen_options_for_next_time(guest_app):
     # The lobby opened with the settings' rule, size and time, but hosting never kept its own.
     guest_app.switch("lobby", {})

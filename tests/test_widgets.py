@@ -239,6 +239,26 @@ def test_ctrl_a_selects_all_and_an_arrow_keeps_the_text_to_edit(theme: Theme) ->
     assert field.text == "Zoey"
 
 
+def ctrl(letter: int) -> pygame.event.Event:
+    return pygame.event.Event(pygame.KEYDOWN, key=letter, mod=pygame.KMOD_LCTRL, unicode="")
+
+
+def test_ctrl_v_pastes_the_clipboards_first_line_and_ctrl_c_copies_the_text(theme: Theme) -> None:
+    # A guest pasting the host's address from a chat message got nothing: the field took only typing.
+    field = TextInput(theme, "Address", "", (0, 0, 600, 48), max_length=21)
+    field.handle_event(press((400, 20)))
+    pygame.scrap.put_text("  192.168.1.23:15515\nsent from my phone")
+    field.handle_event(ctrl(pygame.K_v))
+    assert field.text == "192.168.1.23:15515"
+    field.handle_event(ctrl(pygame.K_a))
+    pygame.scrap.put_text("10.0.0.7\x1b[31m\x7f" + "9" * 100_000)  # control characters and a flood
+    field.handle_event(ctrl(pygame.K_v))
+    assert field.text == "10.0.0.7[31m" + "9" * 9  # replaces the selection; capped at max_length
+    field.set_text("h8 is mine")
+    field.handle_event(ctrl(pygame.K_c))
+    assert pygame.scrap.get_text() == "h8 is mine"
+
+
 def test_list_view_selects_scrolls_and_activates(theme: Theme) -> None:
     items = [f"game {i}" for i in range(30)]
     view = ListView(theme, items, (0, 0, 400, theme.px(40) * 5))

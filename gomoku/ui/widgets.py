@@ -7,6 +7,7 @@ Widgets never switch scenes themselves: the scene reads the True and acts.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -645,8 +646,28 @@ TYPING_EVENTS = (pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT)
 never also presses a button."""
 
 
+def _clipboard_line(max_chars: int) -> str:
+    """The clipboard's first line, trimmed, at most a few times `max_chars` long ("" when the
+    clipboard is empty, holds no text, or cannot be read)."""
+    try:
+        text = pygame.scrap.get_text()
+    except (pygame.error, AttributeError):
+        return ""
+    if not isinstance(text, str):
+        return ""
+    head = text[: 4 * max_chars + 256].lstrip()  # a pasted novel is not read to its end
+    return head.splitlines()[0].strip() if head else ""
+
+
+def _put_clipboard(text: str) -> None:
+    with contextlib.suppress(pygame.error, AttributeError):
+        if text:
+            pygame.scrap.put_text(text)
+
+
 class TextInput(_LabelledControl):
     """A one-line text field: click to focus, type, Enter or a click elsewhere to commit.
+    Ctrl+V (Cmd+V) pastes the clipboard's first line; Ctrl+C copies the text; Ctrl+A selects it.
 
     `handle_event` returns True when an edit is committed with a changed text. Typed characters
     no shipped font can show (many emoji) are refused, and `refused` says so in plain words
@@ -717,15 +738,7 @@ class TextInput(_LabelledControl):
                 self.focus()
             return False
         if event.type == pygame.TEXTINPUT:
-            printable = "".join(ch for ch in event.text if ch.isprintable())
-            shown = "".join(ch for ch in printable if self.theme.can_show(ch))
-            missing = list(dict.fromkeys(ch for ch in printable if ch not in shown))
-            codes = ", ".join(f"U+{ord(ch):04X}" for ch in missing[:3])
-            self.refused = f"Left out {codes}: no font here shows it" if missing else ""
-            if self.selected and shown:  # typing over a selected suggestion replaces it
-                self.text, self.selected = "", False
-            room = self.max_length - len(self.text)
-            self.text += shown[: max(0, room)]
+            self._insert(event.text)
         elif event.type == pygame.KEYDOWN:
             self.refused = ""
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_TAB):
@@ -739,11 +752,28 @@ class TextInput(_LabelledControl):
                 self.text = self.text[:-1]
             elif event.key == pygame.K_a and getattr(event, "mod", 0) & (pygame.KMOD_CTRL | pygame.KMOD_META):
                 self.selected = bool(self.text)  # Ctrl+A (Cmd+A): select all, typing replaces it
+            elif event.key == pygame.K_v and getattr(event, "mod", 0) & (pygame.KMOD_CTRL | pygame.KMOD_META):
+                self._insert(_clipboard_line(self.max_length))  # Ctrl+V (Cmd+V): an address from a chat
+            elif event.key == pygame.K_c and getattr(event, "mod", 0) & (pygame.KMOD_CTRL | pygame.KMOD_META):
+                _put_clipboard(self.text)  # Ctrl+C (Cmd+C): the whole text, the only selection there is
             elif event.key in CURSOR_KEYS:
                 self.selected = False  # keeps the text, to edit its end
             # A letter's own KEYDOWN comes before its TEXTINPUT, and Shift's before a capital:
             # neither may drop the selection, or typing would add to the text, not replace it.
         return False
+
+    def _insert(self, text: str) -> None:
+        """Typed or pasted text: what no font here shows is left out, and said so; a selected
+        text is replaced; the rest goes in up to `max_length`."""
+        printable = "".join(ch for ch in text if ch.isprintable())
+        shown = "".join(ch for ch in printable if self.theme.can_show(ch))
+        missing = list(dict.fromkeys(ch for ch in printable if ch not in shown))
+        codes = ", ".join(f"U+{ord(ch):04X}" for ch in missing[:3])
+        self.refused = f"Left out {codes}: no font here shows it" if missing else ""
+        if self.selected and shown:  # typing over a selected suggestion replaces it
+            self.text, self.selected = "", False
+        room = self.max_length - len(self.text)
+        self.text += shown[: max(0, room)]
 
     def _draw_control(self, surface: pygame.Surface) -> None:
         colors, theme = self.theme.colors, self.theme
