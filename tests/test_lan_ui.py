@@ -306,6 +306,20 @@ def test_a_bad_typed_address_is_explained_and_an_unreachable_one_fails_plainly(g
     assert lobby.address_note.text == "Nobody is hosting a game at that address and port."
 
 
+def test_the_hosts_address_reads_as_the_guest_types_it(guest_app):
+    # It read "127.0.0.1  ·  port 15516", which the guest's address field refuses as typed.
+    from gomoku.net.address import parse_address
+
+    guest_app.switch("lobby", {})
+    guest_app.frame()
+    lobby = guest_app.current
+    lobby.start_hosting()
+    run_until(guest_app, lambda: guest_app.lan is not None and guest_app.lan.hosting is not None)
+    guest_app.frame()
+    shown = lobby.host_status[1].text.removeprefix("Your address: ")
+    assert parse_address(shown) == (LOOPBACK, guest_app.lan.hosting.port)
+
+
 def test_cancelling_a_hosted_game_says_nothing_and_leaves_the_lobby_ready_for_another_try(guest_app):
     guest_app.switch("lobby", {})
     lobby = guest_app.current

@@ -366,7 +366,7 @@ class LobbyScene(Scene):
                 lines = ("Opening the game...", "", "")
             else:
                 shown = shown_host(where.address)
-                lines = ("Waiting for a guest...", f"Your address: {shown}  ·  port {where.port}",
+                lines = ("Waiting for a guest...", f"Your address: {shown}:{where.port}",  # as it is typed to join
                          f"{self.rule.text}, {self.size.text}, {time_words(TimeControl(*self.time.value))}")
             for label, text in zip(self.host_status, lines, strict=True):
                 label.text = text
