@@ -248,3 +248,15 @@ def test_a_duel_whose_line_never_came_back_saves_a_game_that_loads() -> None:
     loaded = _saved_and_loaded(link.game)
     assert loaded.moves == [(7, 7), (8, 8)] and loaded.result == ""
     assert loaded.extra["declared"] == {"result": "draw", "reason": "disconnect"}
+
+
+def test_a_sync_back_from_a_break_with_a_result_the_board_does_not_show_says_so_too() -> None:
+    link, bridge = connected_link("guest")
+    now = play(link, bridge, [(7, 7), (8, 8)], start=10.0, step=1.0)
+    link.notices.clear()
+    bridge.events.put(ev.PositionSet(((7, 7), (8, 8)), Rule.FREESTYLE, Color.BLACK, ev.ClockMs(), "over",
+                                     ev.Result(Color.WHITE, "five"), why="sync"))
+    link.pump(now + 1)
+    assert link.game is not None and link.game.is_over and link.game.contested
+    assert [text for text, _ in link.notices if "does not show" in text] != []
+    assert _saved_and_loaded(link.game).result == ""

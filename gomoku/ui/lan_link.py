@@ -295,14 +295,18 @@ class LanLink:
             game.declare(Outcome(outcome.winner, outcome.reason, line), now)
         else:
             game.clock.pause(now)
-        if game.contested:  # shown as the host's word; a record keeps what the board shows
-            self.notices.append((self._contested_words(outcome), True))
+        self._tell_if_contested(game)
 
-    def _contested_words(self, outcome: Outcome) -> str:
+    def _tell_if_contested(self, game: Game) -> None:
+        """The host's result is shown as its word; say so where the board does not bear it out
+        (a record of the game keeps what the board shows)."""
+        outcome = game.result
+        if not game.contested or outcome is None:
+            return
         host = self.info.opponent_name if self.info is not None else "The host"
         winner = f"a win for {outcome.winner.label}" if outcome.winner is not None else "a draw"
-        return (f"{host} ended the game as {winner} ({REASON_TEXT[outcome.reason]}), which this board "
-                "does not show: a saved record keeps the board as it is.")
+        self.notices.append((f"{host} ended the game as {winner} ({REASON_TEXT[outcome.reason]}), which this "
+                             "board does not show: a saved record keeps the board as it is.", True))
 
     def _on_chat(self, event: ev.ChatReceived, now: float) -> None:
         self.chat.append(ChatLine(event.name, event.text, event.mine))
@@ -401,6 +405,7 @@ class LanLink:
             outcome = board.outcome()
             if outcome is None or outcome.winner != event.result.winner:
                 game.declare(Outcome(event.result.winner, Reason(event.result.reason)))
+                self._tell_if_contested(game)
         elif event.state == "playing" and not game.is_over:
             game.start(now)
             if event.move_used_s > 0:  # a refused move: the turn's countdown goes on
