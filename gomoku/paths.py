@@ -54,6 +54,12 @@ class UserPaths:
         return self
 
 
+def shown_path(path: Path | str) -> str:
+    """`path` as a player reads it: bytes that are not UTF-8 (kept by Python as lone
+    surrogates, which no text drawing shows) become U+FFFD, so none silently disappears."""
+    return os.fsencode(path).decode("utf-8", "replace")
+
+
 def user_paths(home: Path | str | None = None) -> UserPaths:
     """The paths to use: under `home` if given, else under $GOMOKU_HOME if set and not empty,
     else the platform's user config and data folders. Touches nothing on disk."""

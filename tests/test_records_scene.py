@@ -270,3 +270,16 @@ def test_escape_in_an_untouched_name_field_cancels_the_dialog(app: App) -> None:
     app.frame()
     assert app.current_name == "menu"
     assert list(app.paths.saves_dir.iterdir()) == []
+
+
+def test_a_file_name_that_is_not_utf8_lists_with_a_mark_where_the_byte_was(app: App) -> None:
+    # Copied from an older system, "g\xe9me.psq" listed as "gme": a name that is not on disk.
+    import os
+
+    name = os.fsdecode(b"g\xe9me.psq")
+    records.save_record(_record(), app.paths.saves_dir / "first.gomoku")
+    (app.paths.saves_dir / name).write_text("Piskvorky 15x15, 0:0, 0\n8,8,1000\n-1\n", encoding="utf-8")
+    app.switch("records", {})
+    app.frame()
+    labels = [label for label, _ in (f.label for f in app.current.files)]
+    assert "g\ufffdme  ·  Piskvork" in labels

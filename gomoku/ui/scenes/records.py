@@ -24,6 +24,7 @@ from gomoku.core import records
 from gomoku.core.board import Board
 from gomoku.core.notation import counted
 from gomoku.core.records import PSQ_SUFFIX, RECORD_SUFFIX, GameRecord, RecordError
+from gomoku.paths import shown_path
 from gomoku.ui.board_view import BoardView, Overlay
 from gomoku.ui.scene import Scene
 from gomoku.ui.widgets import Button, Choice, ListView, TextInput, blit_text, wrap_text, wrap_words
@@ -51,7 +52,7 @@ class SaveFile:
         """(name, date): the list cuts a long name before the date; a Piskvork file says so."""
         stamp = datetime.fromtimestamp(self.modified).strftime("%Y-%m-%d %H:%M")
         kind = "  ·  Piskvork" if self.path.suffix.lower() == PSQ_SUFFIX else ""
-        return self.path.stem + kind, stamp
+        return shown_path(self.path.stem) + kind, stamp
 
 
 def list_saves(folder: Path) -> list[SaveFile]:
@@ -418,7 +419,7 @@ class RecordsScene(Scene):
             top += font.get_linesize() + theme.px(4)
 
     def _folder_text(self) -> str:
-        where = f"Folder: {self.app.paths.saves_dir}"
+        where = f"Folder: {shown_path(self.app.paths.saves_dir)}"
         if not self.saving:
             where += "  ·  double-click or Enter opens a game (.gomoku and Piskvork .psq)"
         return where
