@@ -444,8 +444,7 @@ def _check_result(board: Board, result: str, reason: str, line: int | None) -> N
     if reason and fits_board(board, Outcome(winner, Reason(reason))):
         return
     if outcome is not None:
-        expected = outcome.winner.label if outcome.winner is not None else "draw"
-        ends = f"end in {expected} ({outcome.reason.value})"
+        ends = "end in {} ({})".format(*_result_words(outcome))
     else:
         ends = "do not end the game"
     raise RecordError(f"the result says {result} ({reason or 'no reason'}) but the moves {ends}", line)

@@ -741,6 +741,7 @@ class TextInput(_LabelledControl):
             self._insert(event.text)
         elif event.type == pygame.KEYDOWN:
             self.refused = ""
+            command = getattr(event, "mod", 0) & (pygame.KMOD_CTRL | pygame.KMOD_META)  # Ctrl, or Cmd on a Mac
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_TAB):
                 return self.commit()
             if event.key == pygame.K_ESCAPE:
@@ -750,12 +751,12 @@ class TextInput(_LabelledControl):
                 self.text, self.selected = "", False
             elif event.key == pygame.K_BACKSPACE:
                 self.text = self.text[:-1]
-            elif event.key == pygame.K_a and getattr(event, "mod", 0) & (pygame.KMOD_CTRL | pygame.KMOD_META):
-                self.selected = bool(self.text)  # Ctrl+A (Cmd+A): select all, typing replaces it
-            elif event.key == pygame.K_v and getattr(event, "mod", 0) & (pygame.KMOD_CTRL | pygame.KMOD_META):
-                self._insert(_clipboard_line(self.max_length))  # Ctrl+V (Cmd+V): an address from a chat
-            elif event.key == pygame.K_c and getattr(event, "mod", 0) & (pygame.KMOD_CTRL | pygame.KMOD_META):
-                _put_clipboard(self.text)  # Ctrl+C (Cmd+C): the whole text, the only selection there is
+            elif event.key == pygame.K_a and command:
+                self.selected = bool(self.text)  # Ctrl+A: select all, typing replaces it
+            elif event.key == pygame.K_v and command:
+                self._insert(_clipboard_line(self.max_length))  # Ctrl+V: an address from a chat
+            elif event.key == pygame.K_c and command:
+                _put_clipboard(self.text)  # Ctrl+C: the whole text, the only selection there is
             elif event.key in CURSOR_KEYS:
                 self.selected = False  # keeps the text, to edit its end
             # A letter's own KEYDOWN comes before its TEXTINPUT, and Shift's before a capital:
