@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -203,3 +206,41 @@ def test_a_depth_limited_move_is_the_same_whatever_time_it_is_given() -> None:
         results.append((result.move, result.score, result.depth, result.nodes))
     assert results[0][2] == 6
     assert results[0] == results[1]
+
+
+STOPPED_SEARCH = """
+import sys, time
+from gomoku.core import Board
+from gomoku.core.notation import parse_moves
+from gomoku.engine import driver
+from gomoku.engine.api import Level, Position, SearchLimit
+driver.warm_up()
+board = Board.from_moves(parse_moves("j10 i7 j6 g7 j8 h7 f7 g6", 15), 15)
+started = time.perf_counter()
+result = driver.think(Position.from_board(board), Level.HARD, SearchLimit(3.0),
+                      on_progress=lambda progress: print("depth", progress.depth, flush=True))
+print("done", time.perf_counter() - started, result.elapsed_s, result.depth, flush=True)
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="needs POSIX job control")
+def test_a_search_stopped_with_ctrl_z_thinks_on_after_fg() -> None:
+    """Ctrl-Z while the computer thinks, `fg` later: the game's clocks leave the stop out, and
+    so must the search, or it finds its time gone and returns a shallow move at once."""
+    child = subprocess.Popen([sys.executable, "-c", STOPPED_SEARCH], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        line = child.stdout.readline()  # the first iteration ended: the search is running
+        assert line.startswith("depth"), line
+        child.send_signal(signal.SIGSTOP)
+        time.sleep(3.0)
+        child.send_signal(signal.SIGCONT)
+        lines = child.stdout.read().splitlines()
+        assert child.wait(timeout=60) == 0
+    finally:
+        child.kill()
+    _, wall, elapsed, depth = lines[-1].split()
+    # Before, the search returned right after `fg`: 3 s of wall time and a shallow move.
+    assert float(wall) - 3.0 > 1.5  # it went on for most of its 3 s budget
+    assert float(elapsed) < 3.0  # and reports the time it ran, not the time it stood still
+    assert int(depth) >= 4

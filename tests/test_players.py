@@ -173,5 +173,7 @@ def test_ai_player_reports_its_search_budget_and_the_time_spent_while_thinking(e
     now = time.monotonic()
     assert ai.budget_s == 1.5  # the limit this search was given
     assert 0.9 <= ai.spent_s(now + 1.0) <= 1.1
+    ai.stood_still(5.0)  # Ctrl-Z and fg: the search's clock leaves the stop out, and so does the bar
+    assert 0.9 <= ai.spent_s(now + 6.0) <= 1.1
     ai.cancel()
     assert ai.budget_s == 0.0 and ai.spent_s(now + 1.0) == 0.0

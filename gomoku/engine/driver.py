@@ -142,16 +142,38 @@ def _reset(sr: tuple, config: LevelConfig | None, seed: int) -> None:
     params[threats.P_SEED] = seed
 
 
-class _Clock:
-    """Sets the search's stop flag at the deadline or as soon as the caller's flag is set."""
+STOOD_STILL_S = 2.0  # the clock thread waits 3 ms: a poll this late means the process did not run
 
-    def __init__(self, flag: np.ndarray, deadline: float, outer: StopFlag | None) -> None:
+
+class _Clock:
+    """Sets the search's stop flag at the deadline or as soon as the caller's flag is set.
+
+    Its time (`now`) is the search's running time: perf_counter's seconds less any stretch in
+    which this process did not run at all (stopped with Ctrl-Z, a sleep the system clock
+    counts). The game's clocks leave such a stretch out too, so the search resumes with the
+    time it had instead of returning a shallow move."""
+
+    def __init__(self, flag: np.ndarray, deadline: float, outer: StopFlag | None,
+                 wall: Callable[[], float] = time.perf_counter) -> None:
         self._flag = flag
         self._deadline = deadline
         self._outer = outer
+        self._wall = wall
+        self._lock = threading.Lock()
+        self._seen = wall()  # the last time this process was seen running
+        self._stood_still = 0.0  # seconds left out so far
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, name="engine-clock", daemon=True)
         self._thread.start()
+
+    def now(self) -> float:
+        """perf_counter's seconds less the stretches this process stood still."""
+        with self._lock:
+            wall = self._wall()
+            if wall - self._seen > STOOD_STILL_S:
+                self._stood_still += wall - self._seen
+            self._seen = wall
+            return wall - self._stood_still
 
     def restart(self, deadline: float) -> None:
         """Clear the stop flag (unless the caller's is set) and watch a new deadline."""
@@ -166,7 +188,7 @@ class _Clock:
 
     def _run(self) -> None:
         while not self._done.is_set():
-            now = time.perf_counter()
+            now = self.now()
             if now >= self._deadline or (self._outer is not None and self._outer.is_set()):
                 self._flag[0] = 1
                 return
@@ -493,7 +515,7 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
         info.setdefault("seldepth", int(counters[threats.C_SELDEPTH]))
         return SearchResult(move=state.cell_point(int(move), size), score=int(score), depth=depth,
                             pv=pv, nodes=int(counters[threats.C_NODES]),
-                            elapsed_s=time.perf_counter() - started, info=info)
+                            elapsed_s=clock.now() - started, info=info)
 
     if count == 0:  # nothing legal near the stones: any empty point
         ys, xs = np.nonzero(bd[0].reshape(size + 2 * state.PAD, -1)[state.PAD:-state.PAD,
@@ -550,7 +572,7 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
     while True:
         time_up = False
         while depth <= max_depth:
-            iteration_began = time.perf_counter()
+            iteration_began = clock.now()
             value = search.root_search(bd, sr, depth, root, scores, count, quiet)
             aborted = counters[threats.C_ABORTED] != 0
             done = int(counters[threats.C_ROOT_DONE])
@@ -569,7 +591,7 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
             best_depth = depth
             length = search.principal_variation(bd, sr, best_move, pv_buffer)
             pv = tuple(state.cell_point(int(c), size) for c in pv_buffer[:length])
-            elapsed = time.perf_counter() - started
+            elapsed = clock.now() - started
             if on_progress is not None:
                 on_progress(Progress(depth, best_score, pv, int(counters[threats.C_NODES]), elapsed))
             if abs(best_score) > threats.WIN_MIN and depth >= 2:
@@ -597,7 +619,7 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
                         break
                     continue  # the same depth again, without the losing move
             depth += 1
-            if sr[8][0] != 0 or not _time_for_another(limit, config, started, iteration_began):
+            if sr[8][0] != 0 or not _time_for_another(limit, config, started, iteration_began, clock.now()):
                 time_up = True
                 break
         # Step 5. The last check: a deep VCT check of the move to play, on the time kept for it.
@@ -616,7 +638,7 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
             break
         # Resume only if another iteration may start on the whole budget: under a match clock
         # past the target, the time is worth more on later moves.
-        if not _time_for_another(whole, config, started, iteration_began):
+        if not _time_for_another(whole, config, started, iteration_began, clock.now()):
             break
         limit = whole
     if lost and sr[8][0] == 0:
@@ -636,9 +658,8 @@ def _budget_seconds(whole: SearchLimit) -> float:
 
 
 def _time_for_another(limit: SearchLimit, config: LevelConfig, started: float,
-                      iteration_began: float) -> bool:
-    """True if a deeper iteration may start now."""
-    now = time.perf_counter()
+                      iteration_began: float, now: float) -> bool:
+    """True if a deeper iteration may start `now` (times on the search clock)."""
     if limit.target_s is None:  # a turn's time cannot be saved: a cut-off iteration may still help
         return now - started <= limit.time_s * config.next_depth_share
     # Under a match clock, time saved here goes to later moves.

@@ -372,6 +372,11 @@ class AIPlayer(Player):
         """Seconds the search in flight has run at `now` (time.monotonic()), 0.0 when not thinking."""
         return max(0.0, now - self._began) if self._request is not None else 0.0
 
+    def stood_still(self, seconds: float) -> None:
+        """The process did not run for `seconds`: the search does not count them (its clock
+        leaves them out), so neither does the time-spent bar."""
+        self._began += seconds
+
     @property
     def depth(self) -> int:
         return self._depth

@@ -339,6 +339,9 @@ class BoardScene(Scene):
         LAN duel's clocks are the host's, whose network thread sees the same stop)."""
         if self.lan is None and not self.game.is_over:
             self.game.clock.skip(since, now)
+        for player in self.players.values():
+            if isinstance(player, AIPlayer):
+                player.stood_still(now - since)
 
     @property
     def notice_area(self) -> pygame.Rect:
