@@ -454,3 +454,13 @@ def test_a_hangup_ignored_from_the_start_stays_ignored_as_nohup_asks() -> None:
             "print(signal.getsignal(signal.SIGHUP) is signal.SIG_IGN, callable(signal.getsignal(signal.SIGTERM)))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["True", "True"], done.stderr[-2000:]
+
+
+def test_a_screenshot_name_that_is_not_utf8_is_written_under_that_name(tmp_path: Path) -> None:
+    # pygame, given such a name as text, wrote "g\udce9.png" with a backslash in it.
+    target = tmp_path / os.fsdecode(b"g\xe9.png")
+    result = run_gomoku("--screenshot", str(target), home=tmp_path / "home")
+    assert result.returncode == 0, result.stderr
+    assert os.listdir(os.fsencode(tmp_path)).count(b"g\xe9.png") == 1
+    assert pygame.image.load(os.fsencode(target)).get_size() == (1280, 800)
+    assert "wrote" in result.stdout and "g\ufffd.png" in result.stdout

@@ -23,7 +23,7 @@ import pygame
 
 from gomoku import engine_cache
 from gomoku.core.settings import Settings, check_value, load_settings, save_settings
-from gomoku.paths import AutosaveLock, UserPaths, user_paths
+from gomoku.paths import AutosaveLock, UserPaths, shown_path, user_paths
 from gomoku.ui.audio import Audio
 from gomoku.ui.scene import Scene
 from gomoku.ui.theme import Theme
@@ -725,11 +725,14 @@ class App:
             self.frame(1 / FPS)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            pygame.image.save(self.screen, str(path))
+            # Our own file object: given a name that is not UTF-8, pygame writes another name.
+            with open(path, "wb") as file:
+                pygame.image.save(self.screen, file, f"screenshot{path.suffix}")
         except (OSError, pygame.error) as error:
-            print(f"gomoku: could not write the screenshot {path}: {error}")
+            print(f"gomoku: could not write the screenshot {shown_path(path)}: {error}")
             return 1
-        print(f"gomoku: wrote {path} ({self.screen.get_width()}x{self.screen.get_height()}, {self.current_name})")
+        print(f"gomoku: wrote {shown_path(path)} ({self.screen.get_width()}x{self.screen.get_height()}, "
+              f"{self.current_name})")
         return 0
 
     def close(self) -> None:
