@@ -153,14 +153,12 @@ class _Clock:
     counts). The game's clocks leave such a stretch out too, so the search resumes with the
     time it had instead of returning a shallow move."""
 
-    def __init__(self, flag: np.ndarray, deadline: float, outer: StopFlag | None,
-                 wall: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(self, flag: np.ndarray, deadline: float, outer: StopFlag | None) -> None:
         self._flag = flag
         self._deadline = deadline
         self._outer = outer
-        self._wall = wall
         self._lock = threading.Lock()
-        self._seen = wall()  # the last time this process was seen running
+        self._seen = time.perf_counter()  # the last time this process was seen running
         self._stood_still = 0.0  # seconds left out so far
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, name="engine-clock", daemon=True)
@@ -169,7 +167,7 @@ class _Clock:
     def now(self) -> float:
         """perf_counter's seconds less the stretches this process stood still."""
         with self._lock:
-            wall = self._wall()
+            wall = time.perf_counter()
             if wall - self._seen > STOOD_STILL_S:
                 self._stood_still += wall - self._seen
             self._seen = wall
@@ -619,7 +617,8 @@ def _think_search(bd: tuple, sr: tuple, config: LevelConfig, limit: SearchLimit,
                         break
                     continue  # the same depth again, without the losing move
             depth += 1
-            if sr[8][0] != 0 or not _time_for_another(limit, config, started, iteration_began, clock.now()):
+            now = clock.now()
+            if sr[8][0] != 0 or not _time_for_another(limit, config, started, iteration_began, now):
                 time_up = True
                 break
         # Step 5. The last check: a deep VCT check of the move to play, on the time kept for it.
