@@ -172,6 +172,19 @@ def test_the_networks_words_are_shown_as_sentences_like_the_games_own_notices(ev
     assert link.notices[-1][0] == shown
 
 
+def test_a_message_that_begins_with_the_opponents_name_keeps_it_as_typed() -> None:
+    # A monkey duel showed "H left." for a player who had typed "h".
+    bridge = QuietBridge()
+    link = LanLink(bridge, "Alice")
+    bridge.events.put(ev.Connected("guest", "Alice", "bob", Color.BLACK, Rule.FREESTYLE, 15, UNTIMED,
+                                   "token", "127.0.0.1", 15515))
+    bridge.events.put(ev.Notice("bob's game reported: bad frame", error=True))
+    bridge.events.put(ev.Closed("bob left"))
+    link.pump(1.0)
+    assert [text for text, _ in link.notices][-2:] == ["bob's game reported: bad frame.", "bob left."]
+    assert link.closed_reason == "bob left."
+
+
 def reconnect_with(link: LanLink, bridge: QuietBridge, moves: list[tuple[int, int]], now: float) -> list[str]:
     """The line drops and comes back, and the host's sync shows `moves`, black to move; the
     notices that brought."""

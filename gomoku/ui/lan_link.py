@@ -46,12 +46,15 @@ ANSWERS_A_MOVE = (ev.Moved, ev.MoveRefused, ev.PositionSet, ev.GameOver, ev.Conn
                   ev.Closed, ev.Connected, ev.Failed)
 
 
-def sentence(text: str) -> str:
+def sentence(text: str, name: str = "") -> str:
     """The network's messages are phrase fragments ("nobody is hosting..."); shown alone, as a
-    notice or on the card, they are sentences, as the game's own notices are."""
+    notice or on the card, they are sentences, as the game's own notices are. One that begins
+    with the player `name` keeps it as that player typed it ("bob left.", not "Bob left.")."""
     text = text.strip()
     if text and text[-1] not in ".!?…":
         text += "."
+    if name and text.startswith(name):
+        return text
     return text[:1].upper() + text[1:]
 
 
@@ -71,6 +74,7 @@ class LanLink:
         self.own_key: str | None = None  # the key our own hosted game is advertised under
         self.hosting: ev.Hosting | None = None
         self.info: ev.Connected | None = None
+        self._their_name = ""  # the opponent's name as typed (info's may carry " (guest)")
         self.game: Game | None = None
         self.state = "waiting"  # "waiting" (un-ready) | "playing" | "over"
         self.ready_mine = False
@@ -213,6 +217,7 @@ class LanLink:
     def _on_connected(self, event: ev.Connected, now: float) -> None:
         self.phase = "connected"
         self.info = told_apart(event)
+        self._their_name = event.opponent_name  # as the network's messages name them
         self.error = None
         self.ready_mine = self.ready_theirs = False
         self.incoming_request = self.my_request = None
@@ -332,7 +337,7 @@ class LanLink:
         was_playing = self.state == "playing" and self.game is not None and not self.game.is_over
         never_back = self.phase == "lost"  # the line dropped and stayed down: nobody's fault we know
         self.phase = "closed"
-        self.closed_reason = sentence(event.message)
+        self.closed_reason = sentence(event.message, self._their_name)
         self.lost_deadline = None
         self.incoming_request = self.my_request = None
         if was_playing and self.game is not None and self.my_color is not None:
@@ -344,7 +349,7 @@ class LanLink:
         self.notices.append((self.closed_reason, False))
 
     def _on_notice(self, event: ev.Notice, now: float) -> None:
-        self.notices.append((sentence(event.message), event.error))
+        self.notices.append((sentence(event.message, self._their_name), event.error))
 
     def _on_clock(self, event: ev.ClockUpdate, now: float) -> None:
         if self.game is not None and self.state == "playing" and self.game.to_move is event.to_move:
