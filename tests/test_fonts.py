@@ -66,3 +66,30 @@ def test_a_text_field_refuses_what_it_cannot_show_in_plain_words(theme: Theme) -
     field.draw(surface)  # the field draws the note beside the text
     field.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0, unicode=""))
     assert field.text == "王小" and field.refused == ""
+
+
+def test_a_hebrew_name_reads_right_to_left(theme: Theme) -> None:
+    """Drawn as stored, "שלום" showed its letters backwards (ש on the left)."""
+    dejavu = pygame.font.Font(FONT_FILES[False], round(theme.text_px * FONT_SCALE))
+    drawn = _pixels(theme.render("שלום", theme.text_px, (255, 255, 255)))
+    assert drawn == _pixels(dejavu.render("םולש", True, (255, 255, 255)))  # the letters in screen order
+    assert drawn != _pixels(dejavu.render("שלום", True, (255, 255, 255)))
+
+
+def test_an_arabic_name_is_shaped_right_to_left_and_measured_as_drawn(theme: Theme) -> None:
+    dejavu = pygame.font.Font(FONT_FILES[False], round(theme.text_px * FONT_SCALE))
+    plain = dejavu.render("مرحبا", True, (255, 255, 255))
+    dejavu.set_direction(pygame.DIRECTION_RTL)
+    dejavu.set_script("Arab")
+    shaped = dejavu.render("مرحبا", True, (255, 255, 255))
+    drawn = theme.render("مرحبا", theme.text_px, (255, 255, 255))
+    assert _pixels(drawn) == _pixels(shaped) != _pixels(plain)
+    for text in ("مرحبا", "Ann vs مرحبا 12", "Bob vs שלום (2)", "王 שלום"):
+        assert theme.font(theme.text_px).size(text)[0] == theme.render(text, theme.text_px).get_width()
+
+
+def test_drawing_right_to_left_leaves_the_font_as_it_was(theme: Theme) -> None:
+    before = _pixels(theme.render("Ann vs Bob é", theme.text_px, (255, 255, 255)))
+    theme.render("Ann vs מרים", theme.text_px, (255, 255, 255))
+    theme._texts.clear()  # draw again, not from the cache
+    assert _pixels(theme.render("Ann vs Bob é", theme.text_px, (255, 255, 255))) == before

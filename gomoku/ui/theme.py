@@ -6,8 +6,10 @@ fonts are rendered at the real pixel size (cached per size), never stretched bit
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,7 @@ from typing import Any
 import pygame
 
 from gomoku.paths import assets_dir
+from gomoku.ui.bidi import script_of, visual_runs
 
 Colour = tuple[int, int, int]
 
@@ -160,34 +163,69 @@ class FallbackFont(pygame.font.Font):
                 runs.append((font, char))
         return runs
 
-    def _run_size(self, font: pygame.font.Font, run: str) -> tuple[int, int]:
-        return super().size(run) if font is self else font.size(run)
+    def _pieces(self, text: str) -> list[tuple[pygame.font.Font, str, str | None]]:
+        """`text` as (font, run, script) from left to right as drawn: `script` None for a run
+        drawn left to right, else the script a right-to-left run is shaped in (bidi.py)."""
+        pieces: list[tuple[pygame.font.Font, str, str | None]] = []
+        for run, rtl in visual_runs(text):
+            if rtl:
+                script = script_of(run)
+                pieces.extend((font, part, script) for font, part in reversed(self._runs(run)))
+            else:
+                pieces.extend((font, part, None) for font, part in self._runs(run))
+        return pieces
+
+    def _piece_width(self, font: pygame.font.Font, run: str, script: str | None) -> int:
+        with _shaping(font, script):
+            return pygame.font.Font.size(font, run)[0]
 
     def size(self, text: str) -> tuple[int, int]:  # type: ignore[override]
         if text.isascii():
             return super().size(text)
         height = super().size("")[1]
-        return sum(self._run_size(font, run)[0] for font, run in self._runs(text)), height
+        return sum(self._piece_width(font, run, script) for font, run, script in self._pieces(text)), height
 
     def render(self, text: str | bytes | None, antialias: bool, color: Any, bgcolor: Any = None,
                wraplength: int = 0) -> pygame.Surface:  # type: ignore[override]
         if not isinstance(text, str) or text.isascii():
             return super().render(text, antialias, color, bgcolor, wraplength)
-        runs = self._runs(text)
-        if all(font is self for font, _ in runs):
-            return super().render("".join(run for _, run in runs), antialias, color, bgcolor, wraplength)
-        draw = pygame.font.Font.render  # DejaVu's own drawing for its runs, not this override
-        pieces = [draw(self if font is self else font, run, antialias, color) for font, run in runs]
+        pieces = self._pieces(text)
+        if all(font is self and script is None for font, _, script in pieces):
+            return super().render("".join(run for _, run, _ in pieces), antialias, color, bgcolor, wraplength)
+        drawn = []
+        for font, run, script in pieces:
+            with _shaping(font, script):
+                drawn.append(pygame.font.Font.render(font, run, antialias, color))  # not this override
         ascent = self.get_ascent()
-        width = sum(piece.get_width() for piece in pieces)
+        width = sum(piece.get_width() for piece in drawn)
         surface = pygame.Surface((max(1, width), super().size("")[1]), pygame.SRCALPHA)
         rgb = pygame.Color(color)
         surface.fill((rgb.r, rgb.g, rgb.b, 0))  # transparent in the ink's colour: no dark fringes
         x = 0
-        for (font, _), piece in zip(runs, pieces, strict=True):
+        for (font, _, _), piece in zip(pieces, drawn, strict=True):
             surface.blit(piece, (x, ascent - font.get_ascent()))  # one baseline for every font
             x += piece.get_width()
         return surface
+
+
+@contextlib.contextmanager
+def _shaping(font: pygame.font.Font, script: str | None) -> Iterator[None]:
+    """`font` shapes right to left in `script` for the while (None: as it is). Without
+    HarfBuzz in SDL_ttf the run is drawn as stored, as before."""
+    if script is None:
+        yield
+        return
+    try:
+        font.set_direction(pygame.DIRECTION_RTL)
+        font.set_script(script)
+    except (AttributeError, pygame.error):
+        yield
+        return
+    try:
+        yield
+    finally:
+        font.set_direction(pygame.DIRECTION_LTR)
+        font.set_script("Zzzz")  # HarfBuzz's "unknown", SDL_ttf's default
 
 
 def drawable(text: str) -> str:
