@@ -93,3 +93,14 @@ def test_drawing_right_to_left_leaves_the_font_as_it_was(theme: Theme) -> None:
     theme.render("Ann vs מרים", theme.text_px, (255, 255, 255))
     theme._texts.clear()  # draw again, not from the cache
     assert _pixels(theme.render("Ann vs Bob é", theme.text_px, (255, 255, 255))) == before
+
+
+def test_the_cursor_stands_where_the_next_letter_goes(theme: Theme) -> None:
+    """Typing Hebrew, the next letter goes to the word's left: the cursor waited at the right."""
+    from gomoku.ui.widgets import typing_point
+
+    font = theme.font(theme.text_px)
+    assert typing_point(font, "Bob") == (font.size("Bob")[0], False)
+    assert typing_point(font, "שלום") == (0, True)
+    assert typing_point(font, "Bob שלום") == (font.size("Bob ")[0], True)
+    assert typing_point(font, "Bob שלום ab") == (font.size("Bob שלום ab")[0], False)

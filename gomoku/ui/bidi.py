@@ -111,12 +111,11 @@ def _levels(text: str, types: list[str]) -> list[int]:
     return [0 if kind == "L" else 1 if kind == "R" else 2 for kind in resolved]
 
 
-def visual_runs(text: str) -> list[tuple[str, bool]]:
-    """`text` as runs of one direction, left to right as they stand on screen, each with True
-    if it reads right to left (its characters are still in reading order). A text without a
-    right-to-left letter is one left-to-right run."""
+def visual_spans(text: str) -> list[tuple[int, int, bool]]:
+    """`text` as spans (start, end, right_to_left) of one direction, left to right as they
+    stand on screen; each span's characters are still in reading order."""
     if not text or not has_rtl(text):
-        return [(text, False)]
+        return [(0, len(text), False)]
     levels = _levels(text, _types(text))
     runs: list[tuple[int, int, int]] = []  # (start, end, level) in reading order
     for i, level in enumerate(levels):
@@ -135,7 +134,13 @@ def visual_runs(text: str) -> list[tuple[str, bool]]:
                 j += 1
             runs[i:j] = runs[i:j][::-1]
             i = j
-    return [(text[start:end], level % 2 == 1) for start, end, level in runs]
+    return [(start, end, level % 2 == 1) for start, end, level in runs]
+
+
+def visual_runs(text: str) -> list[tuple[str, bool]]:
+    """`visual_spans` as the runs' texts: a text without a right-to-left letter is one
+    left-to-right run."""
+    return [(text[start:end], rtl) for start, end, rtl in visual_spans(text)]
 
 
 def script_of(run: str) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pygame
 
+from gomoku.ui.bidi import visual_spans
 from gomoku.ui.icons import draw_icon
 from gomoku.ui.theme import MIN_TEXT_PX, Colour, Theme
 
@@ -77,6 +78,19 @@ def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
         if fitting:
             lines = list(min(fitting, key=lambda pair: max(font.size(line)[0] for line in pair)))
     return lines
+
+
+def typing_point(font: pygame.font.Font, text: str) -> tuple[int, bool]:
+    """(x, right_to_left): where the next character typed at the end of `text` goes, in pixels
+    from the left of `text` as drawn: the right end of left-to-right text, the left end of a
+    Hebrew or Arabic word being typed (bidi.py)."""
+    x = 0
+    for start, end, rtl in visual_spans(text):
+        width = font.size(text[start:end])[0]
+        if end == len(text):
+            return (x if rtl else x + width), rtl
+        x += width
+    return x, False
 
 
 def _is_left_press(event: pygame.event.Event) -> bool:
@@ -796,7 +810,8 @@ class TextInput(_LabelledControl):
                 pygame.draw.rect(surface, colors.selection, mark.inflate(theme.px(4), 0))
             target = blit_text(surface, theme.render(shown, theme.text_px), inner, "left")
             if self.focused and (pygame.time.get_ticks() // 500) % 2 == 0:
-                x = target.right + theme.px(2) if shown else inner.left
+                offset, rtl = typing_point(font, shown)
+                x = target.left + offset + theme.px(-2 if rtl else 2) if shown else inner.left
                 pygame.draw.line(
                     surface, colors.accent, (x, box.top + theme.px(8)),
                     (x, box.bottom - theme.px(8)), theme.px(2),
