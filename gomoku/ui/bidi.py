@@ -10,6 +10,8 @@ right-to-left run is then drawn by the font's own shaping in that direction (the
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Iterator
+from typing import Any
 
 STRONG_RTL = ("R", "AL")
 NUMBERS = ("EN", "AN")
@@ -20,6 +22,21 @@ MAX_BRACKET_DEPTH = 63  # as UAX #9's BD16: deeper nesting pairs nothing
 def has_rtl(text: str) -> bool:
     """True if `text` holds a right-to-left letter (nothing below U+0590 is one)."""
     return any(char >= "\u0590" and unicodedata.bidirectional(char) in STRONG_RTL for char in text)
+
+
+def _stretches(items: list[Any], member: Callable[[Any], bool]) -> Iterator[tuple[int, int]]:
+    """(start, end) of each longest stretch of `items` that are `member`s, in order (the
+    caller may change a stretch's items once it has it)."""
+    i = 0
+    while i < len(items):
+        if not member(items[i]):
+            i += 1
+            continue
+        j = i
+        while j < len(items) and member(items[j]):
+            j += 1
+        yield i, j
+        i = j
 
 
 def _types(text: str) -> list[str]:
@@ -39,17 +56,9 @@ def _types(text: str) -> list[str]:
         before, kind, after = types[i - 1], types[i], types[i + 1]
         if before == after == "EN" and kind in ("ES", "CS") or before == after == "AN" and kind == "CS":
             types[i] = before
-    i = 0
-    while i < len(types):  # W5: terminators (%, currency) next to digits are digits
-        if types[i] != "ET":
-            i += 1
-            continue
-        j = i
-        while j < len(types) and types[j] == "ET":
-            j += 1
+    for i, j in _stretches(types, lambda kind: kind == "ET"):  # W5: a % or currency sign by digits
         if (i > 0 and types[i - 1] == "EN") or (j < len(types) and types[j] == "EN"):
             types[i:j] = ["EN"] * (j - i)
-        i = j
     last_strong = "L"
     for i, kind in enumerate(types):  # W6 and W7
         if kind in ("L", "R"):
@@ -96,18 +105,10 @@ def _levels(text: str, types: list[str]) -> list[int]:
     """Embedding levels on a left-to-right line: N0, N1 and N2 for the neutrals, then I1."""
     resolved = list(types)
     _pair_brackets(text, resolved)
-    i = 0
-    while i < len(resolved):
-        if resolved[i] != "N":
-            i += 1
-            continue
-        j = i
-        while j < len(resolved) and resolved[j] == "N":
-            j += 1
+    for i, j in _stretches(resolved, lambda kind: kind == "N"):
         before = "L" if i == 0 else ("R" if resolved[i - 1] in ("R", *NUMBERS) else "L")
         after = "L" if j == len(resolved) else ("R" if resolved[j] in ("R", *NUMBERS) else "L")
         resolved[i:j] = [before if before == after else "L"] * (j - i)  # N1, else N2
-        i = j
     return [0 if kind == "L" else 1 if kind == "R" else 2 for kind in resolved]
 
 
@@ -124,16 +125,8 @@ def visual_spans(text: str) -> list[tuple[int, int, bool]]:
         else:
             runs.append((i, i + 1, level))
     for lowest in range(max(levels), 0, -1):  # L2: reverse every stretch at this level or above
-        i = 0
-        while i < len(runs):
-            if runs[i][2] < lowest:
-                i += 1
-                continue
-            j = i
-            while j < len(runs) and runs[j][2] >= lowest:
-                j += 1
+        for i, j in _stretches(runs, lambda run, lowest=lowest: run[2] >= lowest):
             runs[i:j] = runs[i:j][::-1]
-            i = j
     return [(start, end, level % 2 == 1) for start, end, level in runs]
 
 
