@@ -104,3 +104,39 @@ def test_the_cursor_stands_where_the_next_letter_goes(theme: Theme) -> None:
     assert typing_point(font, "שלום") == (0, True)
     assert typing_point(font, "Bob שלום") == (font.size("Bob ")[0], True)
     assert typing_point(font, "Bob שלום ab") == (font.size("Bob שלום ab")[0], False)
+
+
+INDIC_AND_MORE = {"Hindi": "राहुल", "Bengali": "বাংলা", "Tamil": "தமிழ்", "Telugu": "తెలుగు",
+                  "Gujarati": "ગુજરાતી", "Punjabi": "ਪੰਜਾਬੀ", "Kannada": "ಕನ್ನಡ", "Malayalam": "മലയാളം",
+                  "Odia": "ଓଡ଼ିଆ", "Sinhala": "සිංහල", "Thai": "สมชาย", "Khmer": "ខ្មែរ",
+                  "Burmese": "မြန်မာ", "Amharic": "አበበ"}
+
+
+def test_names_in_the_scripts_of_india_and_south_east_asia_draw_real_glyphs(theme: Theme) -> None:
+    """A Hindi name was refused ("Left out U+0930: no font here shows it")."""
+    missing = _pixels(theme.render(MISSING, theme.text_px, (255, 255, 255)))
+    for language, name in INDIC_AND_MORE.items():
+        assert theme.can_show(name), language
+        for char in name:
+            assert _pixels(theme.render(char, theme.text_px, (255, 255, 255))) != missing, (language, char)
+    field = TextInput(theme, "Your name", rect=(0, 0, 600, 48), max_length=24)
+    field.focus()
+    field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="राहुल"))
+    assert field.text == "राहुल" and field.refused == ""
+
+
+def test_devanagari_joins_its_letters_and_keeps_the_marks_below_them(theme: Theme) -> None:
+    from gomoku.ui.theme import FONTS_DIR
+
+    noto = pygame.font.Font(FONTS_DIR / "NotoSansDevanagari-Regular.ttf", round(theme.text_px * FONT_SCALE))
+    loose = noto.render("क्षत्रिय", True, (255, 255, 255))  # unshaped: halant marks, no conjuncts
+    noto.set_script("Deva")
+    joined = noto.render("क्षत्रिय", True, (255, 255, 255))
+    drawn = theme.render("क्षत्रिय", theme.text_px, (255, 255, 255))
+    assert drawn.get_width() == joined.get_width() != loose.get_width()
+    # The vowel sign under "ku" reaches below DejaVu's line: all of its ink is drawn.
+    ku = theme.render("Ann कु", theme.text_px, (255, 255, 255))
+    alone = noto.render("कु", True, (255, 255, 255))
+    ink = pygame.mask.from_surface(ku).count() - pygame.mask.from_surface(
+        theme.render("Ann ", theme.text_px, (255, 255, 255))).count()
+    assert ink == pygame.mask.from_surface(alone).count()

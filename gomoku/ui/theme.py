@@ -28,9 +28,21 @@ TEXT_CACHE_LIMIT = 2048
 
 FONTS_DIR = assets_dir() / "fonts"
 FONT_FILES = {False: FONTS_DIR / "DejaVuSans.ttf", True: FONTS_DIR / "DejaVuSans-Bold.ttf"}
-FALLBACK_FILES = (FONTS_DIR / "NotoSansCJKsc-Subset.otf",)
-"""Fonts for what DejaVu lacks, tried in order: Chinese, Japanese and Korean (a subset made by
-tools/subset_cjk_font.py); bold is synthetic there."""
+FALLBACK_SCRIPTS = {
+    "NotoSansCJKsc-Subset.otf": "",  # Chinese, Japanese, Korean: no shaping needed
+    "NotoSansDevanagari-Regular.ttf": "Deva", "NotoSansBengali-Regular.ttf": "Beng",
+    "NotoSansGurmukhi-Regular.ttf": "Guru", "NotoSansGujarati-Regular.ttf": "Gujr",
+    "NotoSansOriya-Regular.ttf": "Orya", "NotoSansTamil-Regular.ttf": "Taml",
+    "NotoSansTelugu-Regular.ttf": "Telu", "NotoSansKannada-Regular.ttf": "Knda",
+    "NotoSansMalayalam-Regular.ttf": "Mlym", "NotoSansSinhala-Regular.ttf": "Sinh",
+    "NotoSansThai-Regular.ttf": "Thai", "NotoSansKhmer-Regular.ttf": "Khmr",
+    "NotoSansMyanmar-Regular.ttf": "Mymr", "NotoSansEthiopic-Regular.ttf": "Ethi",
+}
+"""Fonts for what DejaVu lacks, tried in order (bold is synthetic in all), each with the ISO
+15924 script its text is shaped in: the scripts of India and South-East Asia join letters
+into clusters only when the shaper is told which script it is (a subset of Noto Sans CJK made
+by tools/subset_cjk_font.py, then Noto Sans for each script)."""
+FALLBACK_FILES = tuple(FONTS_DIR / name for name in FALLBACK_SCRIPTS)
 FONT_SCALE = 0.62
 """DejaVu point size per requested pixel: matches the widths pygame's default font gave."""
 MIN_TEXT_PX = 20
@@ -107,6 +119,12 @@ def _coverage(path: Path) -> _Coverage:
     return _Coverage(path)
 
 
+@functools.cache
+def _fallback_files() -> tuple[Path, ...]:
+    """The fallback fonts that are there (an install may lack one: its script shows as MISSING)."""
+    return tuple(path for path in FALLBACK_FILES if path.is_file())
+
+
 def _invisible(char: str) -> bool:
     """Format characters and variation selectors: nothing to draw, so nothing is missing."""
     return unicodedata.category(char) in ("Cf", "Mn", "Me") and not _coverage(FONT_FILES[False]).has(char)
@@ -116,7 +134,7 @@ def can_show(text: str) -> bool:
     """True when every character of `text` has a glyph in a shipped font (or draws as nothing)."""
     if text.isascii() or not FONT_FILES[False].is_file():
         return True
-    fonts = [_coverage(FONT_FILES[False]), *(_coverage(path) for path in FALLBACK_FILES if path.is_file())]
+    fonts = [_coverage(FONT_FILES[False]), *(_coverage(path) for path in _fallback_files())]
     return all(any(font.has(char) for font in fonts) or _invisible(char) for char in text)
 
 
@@ -132,17 +150,22 @@ class FallbackFont(pygame.font.Font):
         super().__init__(path, points)
         self._points, self._bold = points, bold
         self._coverage = _coverage(path)
-        self._fallbacks: list[tuple[pygame.font.Font, _Coverage]] | None = None  # opened when first needed
+        self._fallbacks: dict[Path, pygame.font.Font] = {}  # each opened when first needed
 
-    def _fonts(self) -> list[tuple[pygame.font.Font, _Coverage]]:
-        if self._fallbacks is None:
-            self._fallbacks = []
-            for path in FALLBACK_FILES:
-                if path.is_file():
-                    font = pygame.font.Font(path, self._points)
-                    font.bold = self._bold
-                    self._fallbacks.append((font, _coverage(path)))
-        return self._fallbacks
+    def _fallback_for(self, char: str) -> pygame.font.Font | None:
+        """The first fallback font with a glyph for `char`, or None."""
+        path = next((path for path in _fallback_files() if _coverage(path).has(char)), None)
+        if path is None:
+            return None
+        font = self._fallbacks.get(path)
+        if font is None:
+            font = self._fallbacks[path] = pygame.font.Font(path, self._points)
+            font.bold = self._bold
+            script = FALLBACK_SCRIPTS[path.name]
+            if script:
+                with contextlib.suppress(AttributeError, pygame.error):  # no HarfBuzz: unshaped
+                    font.set_script(script)
+        return font
 
     def _runs(self, text: str) -> list[tuple[pygame.font.Font, str]]:
         """`text` cut into runs, each with the font that draws it."""
@@ -152,7 +175,7 @@ class FallbackFont(pygame.font.Font):
             if self._coverage.has(char):
                 font = self
             else:
-                font = next((f for f, coverage in self._fonts() if coverage.has(char)), None)
+                font = self._fallback_for(char)
                 if font is None:
                     if _invisible(char):
                         continue
@@ -196,14 +219,20 @@ class FallbackFont(pygame.font.Font):
         for font, run, script in pieces:
             with _shaping(font, script):
                 drawn.append(pygame.font.Font.render(font, run, antialias, color))  # not this override
-        ascent = self.get_ascent()
+        # One baseline for every font, on DejaVu's line; the line grows only where a fallback's
+        # ink reaches past it (the marks below Devanagari or Tamil letters, Thai's above).
+        ascent, height = self.get_ascent(), super().size("")[1]
+        tops = [ascent - font.get_ascent() for font, _, _ in pieces]
+        inks = [piece.get_bounding_rect() for piece in drawn]
+        above = max([0] + [-(top + ink.top) for top, ink in zip(tops, inks, strict=True) if ink.height])
+        below = max([0] + [top + ink.bottom - height for top, ink in zip(tops, inks, strict=True) if ink.height])
         width = sum(piece.get_width() for piece in drawn)
-        surface = pygame.Surface((max(1, width), super().size("")[1]), pygame.SRCALPHA)
+        surface = pygame.Surface((max(1, width), height + above + below), pygame.SRCALPHA)
         rgb = pygame.Color(color)
         surface.fill((rgb.r, rgb.g, rgb.b, 0))  # transparent in the ink's colour: no dark fringes
         x = 0
-        for (font, _, _), piece in zip(pieces, drawn, strict=True):
-            surface.blit(piece, (x, ascent - font.get_ascent()))  # one baseline for every font
+        for top, piece in zip(tops, drawn, strict=True):
+            surface.blit(piece, (x, above + top))
             x += piece.get_width()
         return surface
 
