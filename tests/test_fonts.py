@@ -134,7 +134,9 @@ def test_devanagari_joins_its_letters_and_keeps_the_marks_below_them(theme: Them
     joined = noto.render("क्षत्रिय", True, (255, 255, 255))
     drawn = theme.render("क्षत्रिय", theme.text_px, (255, 255, 255))
     assert drawn.get_width() == joined.get_width() != loose.get_width()
-    # The vowel sign under "ku" reaches below DejaVu's line: all of its ink is drawn.
+    half = "क्\u200dष"  # a zero-width joiner asks for the half form: one word, shaped whole
+    assert theme.render(half, theme.text_px, (255, 255, 255)).get_width() == noto.size(half)[0]
+        # The vowel sign under "ku" reaches below DejaVu's line: all of its ink is drawn.
     ku = theme.render("Ann कु", theme.text_px, (255, 255, 255))
     alone = noto.render("कु", True, (255, 255, 255))
     ink = pygame.mask.from_surface(ku).count() - pygame.mask.from_surface(

@@ -43,6 +43,9 @@ FALLBACK_SCRIPTS = {
 into clusters only when the shaper is told which script it is (a subset of Noto Sans CJK made
 by tools/subset_cjk_font.py, then Noto Sans for each script)."""
 FALLBACK_FILES = tuple(FONTS_DIR / name for name in FALLBACK_SCRIPTS)
+JOINERS = ("\u200c", "\u200d")
+"""Zero-width (non-)joiners: DejaVu has them, but inside a Devanagari word they belong to its
+font's run, or the word is shaped in two pieces."""
 FONT_SCALE = 0.62
 """DejaVu point size per requested pixel: matches the widths pygame's default font gave."""
 MIN_TEXT_PX = 20
@@ -172,6 +175,9 @@ class FallbackFont(pygame.font.Font):
         runs: list[tuple[pygame.font.Font, str]] = []
         for char in text:
             font: pygame.font.Font | None = None
+            if char in JOINERS and runs and runs[-1][0] is not self:
+                runs[-1] = (runs[-1][0], runs[-1][1] + char)  # it shapes the letters around it
+                continue
             if self._coverage.has(char):
                 font = self
             else:
