@@ -283,3 +283,16 @@ def test_a_file_name_that_is_not_utf8_lists_with_a_mark_where_the_byte_was(app: 
     app.frame()
     labels = [label for label, _ in (f.label for f in app.current.files)]
     assert "g\ufffdme  ·  Piskvork" in labels
+
+
+def test_a_file_name_with_a_zero_width_space_lists_without_an_error(app: App) -> None:
+    # "王\u200b明.psq" copied into the folder: drawing its label raised "Text has zero width",
+    # and the Load screen went back to the menu with "Something went wrong".
+    for name in ("王\u200b明.psq", "\u200b.psq"):
+        (app.paths.saves_dir / name).write_text("Piskvorky 15x15, 0:0, 0\n8,8,1000\n-1\n", encoding="utf-8")
+    app.switch("records", {})
+    app.frame()
+    app.frame()
+    assert app.current_name == "records"
+    assert len(app.current.files) == 2
+    assert not any("went wrong" in notice.text for notice in app.notices)

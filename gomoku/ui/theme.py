@@ -220,11 +220,11 @@ class FallbackFont(pygame.font.Font):
             return super().render(text, antialias, color, bgcolor, wraplength)
         pieces = self._pieces(text)
         if all(font is self and script is None for font, _, script in pieces):
-            return super().render("".join(run for _, run, _ in pieces), antialias, color, bgcolor, wraplength)
+            return _drawn(self, "".join(run for _, run, _ in pieces), antialias, color)
         drawn = []
         for font, run, script in pieces:
             with _shaping(font, script):
-                drawn.append(pygame.font.Font.render(font, run, antialias, color))  # not this override
+                drawn.append(_drawn(font, run, antialias, color))
         # One baseline for every font, on DejaVu's line; the line grows only where a fallback's
         # ink reaches past it (the marks below Devanagari or Tamil letters, Thai's above).
         ascent, height = self.get_ascent(), super().size("")[1]
@@ -241,6 +241,17 @@ class FallbackFont(pygame.font.Font):
             surface.blit(piece, (x, above + top))
             x += piece.get_width()
         return surface
+
+
+def _drawn(font: pygame.font.Font, text: str, antialias: bool, color: Any) -> pygame.Surface:
+    """`font`'s own drawing of `text` (not FallbackFont's); nothing but zero-width characters
+    (a file name's U+200B) is an empty piece, where pygame raises "Text has zero width"."""
+    try:
+        return pygame.font.Font.render(font, text, antialias, color)
+    except pygame.error:
+        if pygame.font.Font.size(font, text)[0] > 0:
+            raise
+        return pygame.Surface((0, font.get_height()), pygame.SRCALPHA)
 
 
 @contextlib.contextmanager
