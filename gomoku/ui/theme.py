@@ -142,9 +142,11 @@ def can_show(text: str) -> bool:
 
 
 class FallbackFont(pygame.font.Font):
-    """DejaVu Sans with fallback fonts for the characters it lacks (CJK): `size` and `render`
-    draw each run of text with the first font that has it, on DejaVu's line height and
-    baseline; a character no font has is drawn as U+FFFD. Everything else is DejaVu's.
+    """DejaVu Sans with fallback fonts for the characters it lacks (CJK, the scripts of India
+    and South-East Asia, Ethiopic): `size` and `render` draw each run of text with the first
+    font that has it, on DejaVu's baseline (the line grows only where a fallback's ink needs
+    it), right-to-left runs (Hebrew, Arabic) shaped in that direction and placed as bidi.py
+    says; a character no font has is drawn as U+FFFD. Everything else is DejaVu's.
 
     `render` ignores a background colour (the UI draws text on transparent surfaces only).
     Not thread-safe (pygame fonts never are)."""
