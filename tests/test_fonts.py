@@ -142,3 +142,13 @@ def test_devanagari_joins_its_letters_and_keeps_the_marks_below_them(theme: Them
     ink = pygame.mask.from_surface(ku).count() - pygame.mask.from_surface(
         theme.render("Ann ", theme.text_px, (255, 255, 255))).count()
     assert ink == pygame.mask.from_surface(alone).count()
+
+
+def test_a_long_hebrew_name_cut_to_fit_gets_its_dots_at_its_reading_end(theme: Theme) -> None:
+    from gomoku.ui.bidi import visual_runs
+
+    cut = theme.fit_text("שלום עולם רב מאוד", theme.text_px, 90)
+    assert theme.font(theme.text_px).size(cut)[0] <= 90
+    (run, rtl), = visual_runs(cut)  # one right-to-left run: the dots drawn at its left end
+    assert rtl and run.rstrip("\u200f").endswith("...")
+    assert theme.fit_text("Ann Smith-Jones", theme.text_px, 80).endswith("...")  # others as before

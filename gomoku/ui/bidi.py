@@ -24,6 +24,21 @@ def has_rtl(text: str) -> bool:
     return any(char >= "\u0590" and unicodedata.bidirectional(char) in STRONG_RTL for char in text)
 
 
+RLM = "\u200f"  # the right-to-left mark: a strong right-to-left character that draws nothing
+
+
+def ends_right_to_left(text: str) -> bool:
+    """True if the last letter of `text` that has a direction reads right to left: an
+    ellipsis after it belongs to its left end (with RLM after the dots)."""
+    for char in reversed(text):
+        kind = unicodedata.bidirectional(char)
+        if kind in STRONG_RTL:
+            return True
+        if kind == "L":
+            return False
+    return False
+
+
 def _stretches(items: list[Any], member: Callable[[Any], bool]) -> Iterator[tuple[int, int]]:
     """(start, end) of each longest stretch of `items` that are `member`s, in order (the
     caller may change a stretch's items once it has it)."""

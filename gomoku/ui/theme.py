@@ -17,7 +17,7 @@ from typing import Any
 import pygame
 
 from gomoku.paths import assets_dir
-from gomoku.ui.bidi import script_of, visual_runs
+from gomoku.ui.bidi import RLM, ends_right_to_left, script_of, visual_runs
 
 Colour = tuple[int, int, int]
 
@@ -445,7 +445,10 @@ class Theme:
                 low = middle
             else:
                 high = middle - 1
-        return head[:low] + "..." if low else ""
+        if not low:
+            return ""
+        # Cut inside Hebrew or Arabic, the dots go at the word's reading end: its left.
+        return head[:low] + ("..." + RLM if ends_right_to_left(head[:low]) else "...")
 
     def draw_background(self, surface: pygame.Surface, area: pygame.Rect | None = None) -> None:
         """The plain screen background: a soft vertical gradient from warm brown to near black
