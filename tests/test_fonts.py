@@ -152,3 +152,12 @@ def test_a_long_hebrew_name_cut_to_fit_gets_its_dots_at_its_reading_end(theme: T
     (run, rtl), = visual_runs(cut)  # one right-to-left run: the dots drawn at its left end
     assert rtl and run.rstrip("\u200f").endswith("...")
     assert theme.fit_text("Ann Smith-Jones", theme.text_px, 80).endswith("...")  # others as before
+
+
+def test_a_right_to_left_run_leaves_a_fallback_font_in_its_own_script(theme: Theme) -> None:
+    # The Bengali taka sign is neutral: between Hebrew words it is drawn right to left by the
+    # Bengali font, which must then shape Bengali as Bengali again.
+    before = _pixels(theme.render("ক্ষমা", theme.text_px, (255, 255, 255)))
+    theme.render("שלום \u09f3 עולם", theme.text_px, (255, 255, 255))
+    theme._texts.clear()  # draw again, not from the cache
+    assert _pixels(theme.render("ক্ষমা", theme.text_px, (255, 255, 255))) == before

@@ -172,6 +172,10 @@ class FallbackFont(pygame.font.Font):
                     font.set_script(script)
         return font
 
+    def _own_script(self, font: pygame.font.Font) -> str:
+        """The script `font` shapes in outside a right-to-left run ("" for DejaVu and CJK)."""
+        return next((FALLBACK_SCRIPTS[path.name] for path, opened in self._fallbacks.items() if opened is font), "")
+
     def _runs(self, text: str) -> list[tuple[pygame.font.Font, str]]:
         """`text` cut into runs, each with the font that draws it."""
         runs: list[tuple[pygame.font.Font, str]] = []
@@ -207,7 +211,7 @@ class FallbackFont(pygame.font.Font):
         return pieces
 
     def _piece_width(self, font: pygame.font.Font, run: str, script: str | None) -> int:
-        with _shaping(font, script):
+        with _shaping(font, script, self._own_script(font)):
             return pygame.font.Font.size(font, run)[0]
 
     def size(self, text: str) -> tuple[int, int]:  # type: ignore[override]
@@ -225,7 +229,7 @@ class FallbackFont(pygame.font.Font):
             return _drawn(self, "".join(run for _, run, _ in pieces), antialias, color)
         drawn = []
         for font, run, script in pieces:
-            with _shaping(font, script):
+            with _shaping(font, script, self._own_script(font)):
                 drawn.append(_drawn(font, run, antialias, color))
         # One baseline for every font, on DejaVu's line; the line grows only where a fallback's
         # ink reaches past it (the marks below Devanagari or Tamil letters, Thai's above).
@@ -257,9 +261,9 @@ def _drawn(font: pygame.font.Font, text: str, antialias: bool, color: Any) -> py
 
 
 @contextlib.contextmanager
-def _shaping(font: pygame.font.Font, script: str | None) -> Iterator[None]:
-    """`font` shapes right to left in `script` for the while (None: as it is). Without
-    HarfBuzz in SDL_ttf the run is drawn as stored, as before."""
+def _shaping(font: pygame.font.Font, script: str | None, own_script: str) -> Iterator[None]:
+    """`font` shapes right to left in `script` for the while (None: as it is), then left to
+    right in its `own_script` again. Without HarfBuzz in SDL_ttf the run is drawn as stored."""
     if script is None:
         yield
         return
@@ -273,7 +277,7 @@ def _shaping(font: pygame.font.Font, script: str | None) -> Iterator[None]:
         yield
     finally:
         font.set_direction(pygame.DIRECTION_LTR)
-        font.set_script("Zzzz")  # HarfBuzz's "unknown", SDL_ttf's default
+        font.set_script(own_script or "Zzzz")  # "Zzzz": HarfBuzz's "unknown", SDL_ttf's default
 
 
 def drawable(text: str) -> str:
