@@ -147,3 +147,73 @@ def test_the_brain_answers_at_once_on_an_empty_cache(tmp_path) -> None:
     assert lines[1] == "7,7"
     moves = [tuple(int(v) for v in line.split(",")) for line in lines[2:4]]
     assert len(set(moves) | {(7, 7), (0, 0), (0, 1)}) == 5  # two more moves, on empty points
+
+
+def damaged_copy_of_the_cache(folder) -> None:
+    """This process's complete cache copied into `folder` and marked prepared, with one compiled
+    function's file cut in half and another function's index overwritten with noise."""
+    import shutil
+
+    import numba
+
+    shutil.copytree(numba.config.CACHE_DIR, folder)
+    (folder / prepare.marker_path().name).write_text(prepare.source_stamp())
+    cut = sorted(folder.glob("*/search._tt_probe-*.nbc"))
+    noise = sorted(folder.glob("*/threats.five_cells_through-*.nbi"))
+    assert cut and noise  # (names of functions the warm-up loads)
+    for path in cut:
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    for path in noise:
+        path.write_bytes(b"\x80\x05noise")
+
+
+def test_a_damaged_cache_is_prepared_again_and_the_brain_searches(tmp_path) -> None:
+    """numba raises on a cache file it cannot unpickle, at every start: the computer player was
+    gone for good (the brain played only its stand-in). Now the damaged files compile again
+    in the children, the brain searches, and the next start loads the cache."""
+    damaged_copy_of_the_cache(tmp_path / "cache")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    brain = subprocess.Popen([sys.executable, "-m", "gomoku.engine.brain"], env=env, text=True,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    searched = ""
+    try:
+        assert brain.stdin is not None and brain.stdout is not None
+        brain.stdin.write("START 15\nINFO timeout_turn 500\n")
+        for _ in range(240):  # a stand-in move in milliseconds while the children compile
+            brain.stdin.write("BOARD\n7,7,2\n8,8,1\nDONE\n")
+            brain.stdin.flush()
+            line = brain.stdout.readline()
+            while line.startswith(("OK", "MESSAGE")):
+                searched = line if "(search)" in line else searched
+                line = brain.stdout.readline()
+            assert line.count(",") == 1, f"not a move: {line!r}"
+            if searched:
+                break
+            select.select([], [], [], 0.5)  # (a pause between positions)
+        brain.stdin.write("END\n")
+        brain.stdin.flush()
+        errors = brain.communicate(timeout=30)[1]
+    finally:
+        brain.kill()
+    assert searched, "the brain never searched"
+    assert "the engine cache is damaged" in errors and "Traceback" not in errors, errors[-2000:]
+    again = subprocess.run([sys.executable, "-c", "from gomoku.engine import prepare; "
+                            "print(prepare.is_prepared(), prepare.load_cache())"],
+                           env=env, capture_output=True, text=True, timeout=120)
+    assert again.stdout.split() == ["True", "True"], again.stderr[-2000:]
+    assert "damaged" not in again.stderr
+
+
+def test_where_the_engine_may_compile_a_damaged_file_compiles_again(tmp_path) -> None:
+    """`gomoku serve` and the children load and compile in one go: a file numba cannot read
+    is compiled again and written anew, with a warning, where numba raised."""
+    damaged_copy_of_the_cache(tmp_path / "cache")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    load = "from gomoku.engine import driver, prepare; driver.warm_up(); print(prepare.load_cache())"
+    first = subprocess.run([sys.executable, "-c", load], env=env, capture_output=True, text=True,
+                           timeout=300)
+    assert first.stdout.strip() == "True", first.stderr[-2000:]
+    assert "a damaged engine cache file" in first.stderr, first.stderr[-2000:]
+    again = subprocess.run([sys.executable, "-c", load], env=env, capture_output=True, text=True,
+                           timeout=120)
+    assert again.stdout.strip() == "True" and again.stderr == "", again.stderr[-2000:]

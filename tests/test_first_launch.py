@@ -193,3 +193,40 @@ def test_a_waiting_hint_is_dropped_once_the_position_changes(app, monkeypatch) -
     for _ in range(100):
         app.frame()
     assert scene.hint is None and scene.buttons["hint"].enabled
+
+
+DAMAGED_CACHE_LAUNCH = """
+import sys, time
+from gomoku.engine.api import Level
+from gomoku.ui.app import App, AppOptions
+app = App(AppOptions(windowed=True, size=(1280, 800), home=sys.argv[1]))
+seen = set()
+deadline = time.monotonic() + 240
+while not app.engine_ready(Level.HARD) and time.monotonic() < deadline:
+    app.frame()
+    seen.add(app.current.preparing.text.split("·")[0].strip())
+    time.sleep(0.01)
+print(app.engine_ready(Level.HARD), app.engine_error)
+print("Preparing the engine (first launch only)" in seen)
+app.close()
+"""
+
+
+def test_a_damaged_cache_is_prepared_again_and_the_computer_plays(tmp_path) -> None:
+    """A cache file numba cannot read made "The computer player could not start" at every
+    launch. Now the menu shows a preparation, as on a first launch, and the computer is ready."""
+    import os
+    import subprocess
+    import sys
+
+    from test_engine_prepare import damaged_copy_of_the_cache
+
+    driver.warm_up()  # (this process's cache complete, to be copied)
+    damaged_copy_of_the_cache(tmp_path / "cache")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), SDL_VIDEODRIVER="dummy",
+               SDL_AUDIODRIVER="dummy")
+    done = subprocess.run([sys.executable, "-c", DAMAGED_CACHE_LAUNCH, str(tmp_path / "home")],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split("\n")[:2] == ["True None", "True"], done.stderr[-2000:]
+    assert "the engine cache is damaged" in done.stderr

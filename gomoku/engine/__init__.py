@@ -7,17 +7,29 @@ this, a change to threats.py could leave search.py running the old code. The use
 also writable when the package folder is not. If the chosen folder cannot be written (a
 read-only home, a full disk), a fresh private temporary folder is used for this run, and if
 there is none, the engine compiles without a cache; either way with a warning on stderr.
+
+A cache file numba cannot read (truncated, damaged on disk) would make it raise at every start,
+and the computer player could never start again. Such a file counts as missing instead: the
+function compiles again and numba writes the file anew. Within `strict_cache_loads` (a load
+that must not compile: the game's and the brain's, with the GIL held) it raises
+`DamagedCacheError` instead, and the caller prepares the cache again in child processes.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
+import functools
 import shutil
 import sys
 import tempfile
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numba
+import numba.core.caching
 import numba.core.dispatcher
 
 # (outside this package: the app finds the cache with it before importing numba)
@@ -59,3 +71,47 @@ def _use_cache_folder(wanted: Path) -> None:
 
 # NUMBA_CACHE_DIR, when set, wins (if it can be written).
 _use_cache_folder(Path(numba.config.CACHE_DIR or engine_cache_dir(Path(__file__).parent)))
+
+
+class DamagedCacheError(RuntimeError):
+    """A file of the engine's numba cache cannot be read (raised within `strict_cache_loads`)."""
+
+
+_strict = threading.local()
+
+
+@contextlib.contextmanager
+def strict_cache_loads() -> Iterator[None]:
+    """Within it (on this thread), a cache file that cannot be read raises DamagedCacheError."""
+    _strict.on = True
+    try:
+        yield
+    finally:
+        _strict.on = False
+
+
+def _read_or_missing(read: Callable[..., Any], missing: Callable[[], Any]) -> Callable[..., Any]:
+    """`read` (a numba cache reader), with a file it cannot read taken as `missing()`."""
+
+    @functools.wraps(read)
+    def read_or_missing(self: Any, *args: Any) -> Any:
+        try:
+            return read(self, *args)
+        except DamagedCacheError:  # (an index read within an overload's read)
+            raise
+        except Exception as error:
+            if getattr(_strict, "on", False):
+                raise DamagedCacheError(f"{type(error).__name__}: {error}") from error
+            sys.stderr.write(f"gomoku: a damaged engine cache file ({type(error).__name__}: "
+                             f"{error}); compiling it again\n")
+            return missing()
+
+    return read_or_missing
+
+
+# numba's private readers of an index and of a compiled function; a numba without them is left
+# as it is.
+_index_files, _caches = numba.core.caching.IndexDataCacheFile, numba.core.caching.Cache
+if hasattr(_index_files, "_load_index") and hasattr(_caches, "_load_overload"):
+    _index_files._load_index = _read_or_missing(_index_files._load_index, dict)  # type: ignore[method-assign]
+    _caches._load_overload = _read_or_missing(_caches._load_overload, lambda: None)  # type: ignore[method-assign]

@@ -14,6 +14,7 @@ the children. Importing this module imports numba (through the package) but comp
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -28,7 +29,7 @@ from typing import IO
 import numba
 
 from gomoku import engine_cache
-from gomoku.engine import driver
+from gomoku.engine import DamagedCacheError, driver, strict_cache_loads
 from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResult, StopFlag
 
 SPLIT = (("tables", "shared", "ordering", "analysis", "easy", "threats", "hard"),
@@ -60,6 +61,24 @@ def is_prepared() -> bool:
         return engine_cache.marker_matches(marker_path(), source_stamp())
     except (OSError, UnicodeDecodeError):
         return False
+
+
+def load_cache() -> bool:
+    """Load every part from a complete cache (see `is_prepared`), in well under a second.
+
+    False if a file of it cannot be read: the marker is then removed, and the caller prepares
+    the engine again in children, which compile only what is damaged (compiling it here would
+    hold the GIL for seconds). Parts loaded before the damaged one stay loaded.
+    """
+    try:
+        with strict_cache_loads():
+            driver.warm_up()
+    except DamagedCacheError as error:
+        sys.stderr.write(f"gomoku: the engine cache is damaged ({error}); preparing it again\n")
+        with contextlib.suppress(OSError):  # (the children write it again when they are done)
+            marker_path().unlink(missing_ok=True)
+        return False
+    return True
 
 
 def usable_cores() -> int:
@@ -250,8 +269,7 @@ class PreparedEngine:
         """Load the engine if its cache is complete, else start preparing it in children."""
         if self._loaded or self.preparer is not None:
             return
-        if is_prepared():
-            driver.warm_up()
+        if is_prepared() and load_cache():
             self._loaded = True
         else:
             self.preparer = Preparer(self._jobs, first=Level.HARD)

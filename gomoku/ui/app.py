@@ -305,7 +305,10 @@ class App:
             from gomoku.engine.api import Level
             from gomoku.engine.worker import EngineWorker
 
-            if not prepare.is_prepared() and not os.environ.get("NUMBA_DISABLE_JIT"):
+            # (A damaged cache fails to load: it is prepared again, as on a first launch.)
+            if not os.environ.get("NUMBA_DISABLE_JIT") and not (prepare.is_prepared()
+                                                                and prepare.load_cache()):
+                self._will_prepare = True
                 preparer = prepare.Preparer(first=Level(self.settings.level))
                 with self._engine_lock:
                     if self._closed:
@@ -315,7 +318,7 @@ class App:
                 self._load_prepared_parts(preparer, driver)
             else:
                 self._will_prepare = False  # (the quick check can be wrong, e.g. a numba config file)
-                driver.warm_up()  # a cache load
+                driver.warm_up()  # loaded already (or plain Python with the JIT off): at once
             self._level_ready = driver.level_ready
             worker = self._engine or EngineWorker()
             worker.warm_up()  # every part is loaded: this only marks the worker ready
