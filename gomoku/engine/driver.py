@@ -260,6 +260,8 @@ def _warm_state() -> tuple:
 def _warm_tables(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
     for rule in Rule:
         pattern_tables(rule)
+    for level in LEVELS:  # (built at a first move, they took 10-40 ms of its time)
+        evaluation(level)
 
 
 def _warm_shared(bd: tuple, sr: tuple, grid: np.ndarray) -> None:
