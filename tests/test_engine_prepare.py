@@ -167,19 +167,17 @@ def damaged_copy_of_the_cache(folder) -> None:
         path.write_bytes(b"\x80\x05noise")
 
 
-def test_a_damaged_cache_is_prepared_again_and_the_brain_searches(tmp_path) -> None:
-    """numba raises on a cache file it cannot unpickle, at every start: the computer player was
-    gone for good (the brain played only its stand-in). Now the damaged files compile again
-    in the children, the brain searches, and the next start loads the cache."""
-    damaged_copy_of_the_cache(tmp_path / "cache")
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+def brain_until_it_searches(env: dict[str, str], positions: int = 240) -> tuple[str, str]:
+    """Run the brain with `env` and ask it for a move again and again (stand-in moves come in
+    milliseconds while children prepare the engine) until one is searched; that move's MESSAGE
+    ("" if none came) and the brain's stderr."""
     brain = subprocess.Popen([sys.executable, "-m", "gomoku.engine.brain"], env=env, text=True,
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     searched = ""
     try:
         assert brain.stdin is not None and brain.stdout is not None
         brain.stdin.write("START 15\nINFO timeout_turn 500\n")
-        for _ in range(240):  # a stand-in move in milliseconds while the children compile
+        for _ in range(positions):
             brain.stdin.write("BOARD\n7,7,2\n8,8,1\nDONE\n")
             brain.stdin.flush()
             line = brain.stdout.readline()
@@ -195,6 +193,16 @@ def test_a_damaged_cache_is_prepared_again_and_the_brain_searches(tmp_path) -> N
         errors = brain.communicate(timeout=30)[1]
     finally:
         brain.kill()
+    return searched, errors
+
+
+def test_a_damaged_cache_is_prepared_again_and_the_brain_searches(tmp_path) -> None:
+    """numba raises on a cache file it cannot unpickle, at every start: the computer player was
+    gone for good (the brain played only its stand-in). Now the damaged files compile again
+    in the children, the brain searches, and the next start loads the cache."""
+    damaged_copy_of_the_cache(tmp_path / "cache")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    searched, errors = brain_until_it_searches(env)
     assert searched, "the brain never searched"
     assert "the engine cache is damaged" in errors and "Traceback" not in errors, errors[-2000:]
     again = subprocess.run([sys.executable, "-c", "from gomoku.engine import prepare; "

@@ -6,6 +6,7 @@ loaders that also draws every loaded name through the UI's text fitting.
 
 from __future__ import annotations
 
+import inspect
 import io
 import json
 import os
@@ -411,7 +412,68 @@ def test_7_the_brain_starts_when_its_cache_folder_cannot_be_written(tmp_path: Pa
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith('name="gomoku"')
-    assert "cannot write the engine cache" in done.stderr and "Traceback" not in done.stderr
+    assert "cannot keep the engine cache" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path):
+    """A folder on a real file system of 17 MB, room for a cache and a little more (a tmpfs:
+    root only)."""
+    folder = tmp_path / "small"
+    folder.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=17m", "tmpfs", str(folder)],
+                             capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip("mounting a small file system needs root")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=True)
+
+
+def fill(folder: str) -> None:
+    """Write into `folder` until its disk has no space left."""
+    with open(folder + "/filler", "wb") as filler:
+        try:
+            while True:
+                filler.write(bytes(65536))
+                filler.flush()
+        except OSError:  # no space left: as wanted
+            pass
+
+
+def test_7_the_brain_searches_when_its_cache_disk_is_full(small_disk: Path) -> None:
+    """The folder could be written (an empty file takes no room), so numba's first save raised
+    "No space left on device" and the brain played only its stand-in, for good. Now a disk
+    without room for a cache sends it to a temporary folder for the run."""
+    from test_engine_prepare import brain_until_it_searches
+
+    fill(str(small_disk))
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(small_disk)
+    searched, errors = brain_until_it_searches(env)
+    assert searched, errors[-2000:]
+    assert "MB free on its disk" in errors and "for this run" in errors, errors[-2000:]
+    assert "Traceback" not in errors, errors[-2000:]
+
+
+FILLS_UP = inspect.getsource(fill) + """
+import sys
+from gomoku.engine import driver
+fill(sys.argv[1])  # the disk fills up after the engine chose its cache folder
+driver.warm_task("shared")
+print("compiled")
+"""
+
+
+def test_7_a_cache_the_disk_cannot_take_is_left_out(small_disk: Path) -> None:
+    """A disk that fills up while the engine compiles: each function compiles all the same,
+    with one warning that it is not kept."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(small_disk / "cache"))
+    done = subprocess.run([sys.executable, "-c", FILLS_UP, str(small_disk)], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "compiled", done.stderr[-2000:]
+    assert done.stderr.count("cannot write the engine cache") == 1, done.stderr[-2000:]
 
 
 # --- 8. the smaller ones ------------------------------------------------------------------------

@@ -5,14 +5,16 @@ the engine's sources (unless NUMBA_CACHE_DIR is set). Compiled functions inline 
 other files, and numba checks only a function's own file before reusing its cache: without
 this, a change to threats.py could leave search.py running the old code. The user cache is
 also writable when the package folder is not. If the chosen folder cannot be written (a
-read-only home, a full disk), a fresh private temporary folder is used for this run, and if
-there is none, the engine compiles without a cache; either way with a warning on stderr.
+read-only home) or, holding no complete cache yet, has too little room on its disk for one, a
+fresh private temporary folder is used for this run, and if there is none with room, the
+engine compiles without a cache; either way with a warning on stderr.
 
-A cache file numba cannot read (truncated, damaged on disk) would make it raise at every start,
-and the computer player could never start again. Such a file counts as missing instead: the
-function compiles again and numba writes the file anew. Within `strict_cache_loads` (a load
-that must not compile: the game's and the brain's, with the GIL held) it raises
-`DamagedCacheError` instead, and the caller prepares the cache again in child processes.
+numba raises on a cache file it cannot read (truncated, damaged on disk) at every start, and on
+one it cannot write (the disk filled up): the computer player could never start again. Here a
+file it cannot read counts as missing: the function compiles again and numba writes the file
+anew. Within `strict_cache_loads` (a load that must not compile: the game's and the brain's,
+with the GIL held) it raises `DamagedCacheError` instead, and the caller prepares the cache
+again in child processes. A file it cannot write is left out, with a warning.
 """
 
 from __future__ import annotations
@@ -33,7 +35,11 @@ import numba.core.caching
 import numba.core.dispatcher
 
 # (outside this package: the app finds the cache with it before importing numba)
+from gomoku import engine_cache
 from gomoku.engine_cache import engine_cache_dir
+
+CACHE_ROOM = 16 * 2**20
+"""Free bytes a cache folder's disk needs for a preparation (the compiled engine takes 2 MB)."""
 
 
 def writable_folder(folder: Path) -> str | None:
@@ -47,25 +53,55 @@ def writable_folder(folder: Path) -> str | None:
     return None
 
 
+def cache_folder_problem(folder: Path) -> str | None:
+    """None if the engine can keep its cache in `folder`, else why not in words: it cannot be
+    written, or its disk has too little room for a cache it does not hold complete already."""
+    why = writable_folder(folder)
+    if why is not None:
+        return why
+    try:
+        marker = folder / engine_cache.marker_name(numba.__version__)
+        if engine_cache.marker_matches(marker, engine_cache.source_stamp()):
+            return None  # loaded, not written
+    except (OSError, UnicodeDecodeError):
+        pass
+    free = shutil.disk_usage(folder).free
+    if free < CACHE_ROOM:
+        return f"{free // 2**20} MB free on its disk, {CACHE_ROOM // 2**20} MB needed"
+    return None
+
+
+def _private_temporary_folder() -> str | None:
+    """A fresh folder with room for the cache, removed at exit; None if there is none.
+
+    Private (mode 0700): a shared, predictable folder could be filled by another user with
+    compiled code for us to load."""
+    try:
+        folder = tempfile.mkdtemp(prefix="gomoku-numba-")
+    except OSError:
+        return None
+    if cache_folder_problem(Path(folder)) is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+        return None
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
 def _use_cache_folder(wanted: Path) -> None:
     """Point numba at `wanted`, or at a fallback (see the module docstring)."""
-    why = writable_folder(wanted)
+    why = cache_folder_problem(wanted)
     if why is None:
         numba.config.CACHE_DIR = str(wanted)
         return
-    try:
-        # Fresh and private (mode 0700): a shared, predictable folder could be filled by
-        # another user with compiled code for us to load.
-        fallback = tempfile.mkdtemp(prefix="gomoku-numba-")
-    except OSError:
+    fallback = _private_temporary_folder()
+    if fallback is None:
         # No folder at all: compile without a cache (numba would refuse cache=True functions).
         numba.core.dispatcher.Dispatcher.enable_caching = lambda self: None  # type: ignore[method-assign]
-        sys.stderr.write(f"gomoku: cannot write the engine cache in {wanted} ({why}); "
+        sys.stderr.write(f"gomoku: cannot keep the engine cache in {wanted} ({why}); "
                          "compiling without a cache, every start will compile again\n")
         return
-    atexit.register(shutil.rmtree, fallback, ignore_errors=True)
     numba.config.CACHE_DIR = fallback
-    sys.stderr.write(f"gomoku: cannot write the engine cache in {wanted} ({why}); "
+    sys.stderr.write(f"gomoku: cannot keep the engine cache in {wanted} ({why}); "
                      f"using {fallback} for this run, so the next start compiles again\n")
 
 
@@ -109,9 +145,31 @@ def _read_or_missing(read: Callable[..., Any], missing: Callable[[], Any]) -> Ca
     return read_or_missing
 
 
-# numba's private readers of an index and of a compiled function; a numba without them is left
-# as it is.
+_save_failed = threading.Event()  # (said once: a full disk fails every function's save)
+
+
+def _save_or_warn(save: Callable[..., None]) -> Callable[..., None]:
+    """numba's `save_overload`, with a failure left at a warning: the function has compiled,
+    only its copy in the cache is lost (numba removes the file it began)."""
+
+    @functools.wraps(save)
+    def save_or_warn(self: Any, *args: Any) -> None:
+        try:
+            save(self, *args)
+        except Exception as error:
+            if not _save_failed.is_set():
+                _save_failed.set()
+                sys.stderr.write(f"gomoku: cannot write the engine cache ({error}); "
+                                 "the next start compiles again what is missing\n")
+
+    return save_or_warn
+
+
+# numba's cache reader and writer of a compiled function, and its private reader of a
+# function's index; a numba without them is left as it is.
 _index_files, _caches = numba.core.caching.IndexDataCacheFile, numba.core.caching.Cache
-if hasattr(_index_files, "_load_index") and hasattr(_caches, "_load_overload"):
+if hasattr(_index_files, "_load_index") and hasattr(_caches, "load_overload"):
     _index_files._load_index = _read_or_missing(_index_files._load_index, dict)  # type: ignore[method-assign]
-    _caches._load_overload = _read_or_missing(_caches._load_overload, lambda: None)  # type: ignore[method-assign]
+    _caches.load_overload = _read_or_missing(_caches.load_overload, lambda: None)  # type: ignore[method-assign]
+if hasattr(_caches, "save_overload"):
+    _caches.save_overload = _save_or_warn(_caches.save_overload)  # type: ignore[method-assign]
