@@ -65,7 +65,10 @@ def cache_folder_problem(folder: Path) -> str | None:
             return None  # loaded, not written
     except (OSError, UnicodeDecodeError):
         pass
-    free = shutil.disk_usage(folder).free
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:  # (not known: let numba try)
+        return None
     if free < CACHE_ROOM:
         return f"{free // 2**20} MB free on its disk, {CACHE_ROOM // 2**20} MB needed"
     return None
