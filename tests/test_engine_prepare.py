@@ -149,18 +149,26 @@ def test_the_brain_answers_at_once_on_an_empty_cache(tmp_path) -> None:
     assert len(set(moves) | {(7, 7), (0, 0), (0, 1)}) == 5  # two more moves, on empty points
 
 
-def damaged_copy_of_the_cache(folder) -> None:
-    """This process's complete cache copied into `folder` and marked prepared, with one compiled
-    function's file cut in half and another function's index overwritten with noise."""
+def damaged_copy_of_the_cache(folder, damage: str = "damaged") -> None:
+    """This process's complete cache copied into `folder` and marked prepared, then "damaged":
+    one compiled function's file cut in half and another function's index overwritten with
+    noise; or "incomplete": a function's files deleted (as a cache made on another processor
+    lacks its code for this one)."""
     import shutil
 
     import numba
 
     shutil.copytree(numba.config.CACHE_DIR, folder)
     (folder / prepare.marker_path().name).write_text(prepare.source_stamp())
+    if damage == "incomplete":
+        gone = sorted(folder.glob("*/search._noise-*.nb[ic]"))
+        assert gone  # (the files of a function the warm-up loads)
+        for path in gone:
+            path.unlink()
+        return
     cut = sorted(folder.glob("*/search._tt_probe-*.nbc"))
     noise = sorted(folder.glob("*/threats.five_cells_through-*.nbi"))
-    assert cut and noise  # (names of functions the warm-up loads)
+    assert cut and noise
     for path in cut:
         path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
     for path in noise:
@@ -196,15 +204,18 @@ def brain_until_it_searches(env: dict[str, str], positions: int = 240) -> tuple[
     return searched, errors
 
 
-def test_a_damaged_cache_is_prepared_again_and_the_brain_searches(tmp_path) -> None:
+@pytest.mark.parametrize("damage", ["damaged", "incomplete"])
+def test_a_damaged_cache_is_prepared_again_and_the_brain_searches(tmp_path, damage: str) -> None:
     """numba raises on a cache file it cannot unpickle, at every start: the computer player was
-    gone for good (the brain played only its stand-in). Now the damaged files compile again
-    in the children, the brain searches, and the next start loads the cache."""
-    damaged_copy_of_the_cache(tmp_path / "cache")
+    gone for good (the brain played only its stand-in). A function missing from the cache was
+    compiled at START in the brain itself, seconds of it. Now the children compile what is
+    damaged or missing, the brain searches, and the next start loads the cache."""
+    damaged_copy_of_the_cache(tmp_path / "cache", damage)
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     searched, errors = brain_until_it_searches(env)
     assert searched, "the brain never searched"
-    assert "the engine cache is damaged" in errors and "Traceback" not in errors, errors[-2000:]
+    assert "the engine cache is damaged or incomplete" in errors, errors[-2000:]
+    assert "Traceback" not in errors, errors[-2000:]
     again = subprocess.run([sys.executable, "-c", "from gomoku.engine import prepare; "
                             "print(prepare.is_prepared(), prepare.load_cache())"],
                            env=env, capture_output=True, text=True, timeout=120)

@@ -13,8 +13,9 @@ numba raises on a cache file it cannot read (truncated, damaged on disk) at ever
 one it cannot write (the disk filled up): the computer player could never start again. Here a
 file it cannot read counts as missing: the function compiles again and numba writes the file
 anew. Within `strict_cache_loads` (a load that must not compile: the game's and the brain's,
-with the GIL held) it raises `DamagedCacheError` instead, and the caller prepares the cache
-again in child processes. A file it cannot write is left out, with a warning.
+with the GIL held) it raises `CacheLoadError` instead, as for a function not in the cache
+(compiled for another processor, a file deleted), and the caller prepares the cache again in
+child processes. A file it cannot write is left out, with a warning.
 """
 
 from __future__ import annotations
@@ -112,8 +113,9 @@ def _use_cache_folder(wanted: Path) -> None:
 _use_cache_folder(Path(numba.config.CACHE_DIR or engine_cache_dir(Path(__file__).parent)))
 
 
-class DamagedCacheError(RuntimeError):
-    """A file of the engine's numba cache cannot be read (raised within `strict_cache_loads`)."""
+class CacheLoadError(RuntimeError):
+    """A compiled function is missing from the engine's numba cache, or its file cannot be
+    read (raised within `strict_cache_loads`)."""
 
 
 _strict = threading.local()
@@ -121,7 +123,7 @@ _strict = threading.local()
 
 @contextlib.contextmanager
 def strict_cache_loads() -> Iterator[None]:
-    """Within it (on this thread), a cache file that cannot be read raises DamagedCacheError."""
+    """Within it (on this thread), a function the cache cannot give raises CacheLoadError."""
     _strict.on = True
     try:
         yield
@@ -134,16 +136,20 @@ def _read_or_missing(read: Callable[..., Any], missing: Callable[[], Any]) -> Ca
 
     @functools.wraps(read)
     def read_or_missing(self: Any, *args: Any) -> Any:
+        strict = getattr(_strict, "on", False)
         try:
-            return read(self, *args)
-        except DamagedCacheError:  # (an index read within an overload's read)
+            found = read(self, *args)
+        except CacheLoadError:  # (an index read within an overload's read)
             raise
         except Exception as error:
-            if getattr(_strict, "on", False):
-                raise DamagedCacheError(f"{type(error).__name__}: {error}") from error
+            if strict:
+                raise CacheLoadError(f"{type(error).__name__}: {error}") from error
             sys.stderr.write(f"gomoku: a damaged engine cache file ({type(error).__name__}: "
                              f"{error}); compiling it again\n")
             return missing()
+        if found is None and strict:  # (only an overload's read answers None: not cached)
+            raise CacheLoadError(f"{self._name} is not in the cache")
+        return found
 
     return read_or_missing
 

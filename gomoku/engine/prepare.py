@@ -29,7 +29,7 @@ from typing import IO
 import numba
 
 from gomoku import engine_cache
-from gomoku.engine import DamagedCacheError, driver, strict_cache_loads
+from gomoku.engine import CacheLoadError, driver, strict_cache_loads
 from gomoku.engine.api import Level, Position, Progress, SearchLimit, SearchResult, StopFlag
 
 SPLIT = (("tables", "shared", "ordering", "analysis", "easy", "threats", "hard"),
@@ -66,15 +66,16 @@ def is_prepared() -> bool:
 def load_cache() -> bool:
     """Load every part from a complete cache (see `is_prepared`), in well under a second.
 
-    False if a file of it cannot be read: the marker is then removed, and the caller prepares
-    the engine again in children, which compile only what is damaged (compiling it here would
-    hold the GIL for seconds). Parts loaded before the damaged one stay loaded.
+    False if a function is missing from it or its file cannot be read: the marker is then
+    removed, and the caller prepares the engine again in children, which compile only what is
+    missing (compiling it here would hold the GIL for seconds). Parts loaded before stay loaded.
     """
     try:
         with strict_cache_loads():
             driver.warm_up()
-    except DamagedCacheError as error:
-        sys.stderr.write(f"gomoku: the engine cache is damaged ({error}); preparing it again\n")
+    except CacheLoadError as error:
+        sys.stderr.write(f"gomoku: the engine cache is damaged or incomplete ({error}); "
+                         "preparing it again\n")
         with contextlib.suppress(OSError):  # (the children write it again when they are done)
             marker_path().unlink(missing_ok=True)
         return False

@@ -305,7 +305,7 @@ class App:
             from gomoku.engine.api import Level
             from gomoku.engine.worker import EngineWorker
 
-            # (A damaged cache fails to load: it is prepared again, as on a first launch.)
+            # (A damaged or incomplete cache fails to load: it is prepared again, in children.)
             if not os.environ.get("NUMBA_DISABLE_JIT") and not (prepare.is_prepared()
                                                                 and prepare.load_cache()):
                 self._will_prepare = True
