@@ -148,7 +148,8 @@ def _read_or_missing(read: Callable[..., Any], missing: Callable[[], Any]) -> Ca
                              f"{error}); compiling it again\n")
             return missing()
         if found is None and strict:  # (only an overload's read answers None: not cached)
-            raise CacheLoadError(f"{self._name} is not in the cache")
+            name = getattr(getattr(self, "_py_func", None), "__qualname__", "a function")
+            raise CacheLoadError(f"{name} is not in the cache")
         return found
 
     return read_or_missing
