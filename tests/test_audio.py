@@ -144,6 +144,10 @@ def test_the_app_runs_without_a_sound_device(monkeypatch, tmp_path: Path) -> Non
         assert app.audio.available is False
         assert app.current_name == "menu"
         assert app.audio.play("place") is False
+        app.switch("settings", {})
+        app.frame()
+        # Settings say why the volume sliders change nothing.
+        assert app.current.note.text.startswith("No sound device was found, so the game is silent.")
     finally:
         app.close()
 

@@ -30,6 +30,10 @@ from gomoku.ui.widgets import (
     column,
 )
 
+SAVED_NOTE = "Changes are saved at once."
+SILENT_NOTE = "No sound device was found, so the game is silent.  ·  " + SAVED_NOTE
+"""The note under the panels when the mixer could not start (volumes are still kept)."""
+
 
 class SettingsScene(Scene):
     """Two panels: the game (the two names, level, colour, rule, board, time) and sound and
@@ -56,7 +60,7 @@ class SettingsScene(Scene):
         self.numbers = Toggle(theme, "Move numbers")
         self.coordinates = Toggle(theme, "Coordinates")
         self.fullscreen = Toggle(theme, "Fullscreen")
-        self.note = Label(theme, "Changes are saved at once.", align="center")
+        self.note = Label(theme, SAVED_NOTE, align="center")
         self.back_button = Button(theme, "Back", primary=True)
         self.name_fields = (self.name_input, self.guest_input)
         self.game_widgets: list[Widget] = [
@@ -78,6 +82,7 @@ class SettingsScene(Scene):
     def enter(self, data: dict[str, Any]) -> None:
         self.focus.clear()
         self.load_from_settings()
+        self.note.text = SAVED_NOTE if self.app.audio.available else SILENT_NOTE
 
     def leave(self) -> None:
         if self._unsaved_volume:  # left in the middle of a drag
@@ -141,7 +146,7 @@ class SettingsScene(Scene):
                 widget.rect = rect
         self.back_button.rect = pygame.Rect(0, 0, theme.px(240), theme.control_h)
         self.back_button.rect.midbottom = (width // 2, height - theme.px(20))
-        self.note.rect = pygame.Rect(0, 0, width // 2, theme.px(30))
+        self.note.rect = pygame.Rect(0, 0, width - 2 * margin, theme.px(30))
         self.note.rect.midbottom = (width // 2, self.back_button.rect.top - theme.px(4))
         self.note.px = theme.small_px
         self.note.colour = theme.colors.text_dim
