@@ -3,6 +3,8 @@ report damaged files without losing anything."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
 import pytest
 from app_input import click, type_text
@@ -296,3 +298,38 @@ def test_a_file_name_with_a_zero_width_space_lists_without_an_error(app: App) ->
     assert app.current_name == "records"
     assert len(app.current.files) == 2
     assert not any("went wrong" in notice.text for notice in app.notices)
+
+
+def test_a_file_dated_past_year_9999_lists_as_date_unknown() -> None:
+    # tmpfs, btrfs and XFS keep such a time (a broken camera's clock, `touch -d`); Python's
+    # datetime cannot show it, and the Load screen went back to the menu for every game.
+    from gomoku.ui.scenes.records import SaveFile
+
+    assert SaveFile(Path("far.gomoku"), 99_999_999_999_999.0).label == ("far", "date unknown")
+    assert SaveFile(Path("near.gomoku"), 0.0).label[1][:3] in ("197", "196")  # (the time zone)
+
+
+def test_the_load_screen_opens_with_a_file_dated_past_year_9999(tmp_path) -> None:
+    import os
+    import shutil
+    import tempfile
+
+    from gomoku.ui.app import AppOptions
+
+    # A home on a file system that keeps such a time: tmpfs where there is one.
+    shm = Path("/dev/shm")
+    home = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp_path / "home"
+    application = App(AppOptions(windowed=True, size=(1280, 800), home=home))
+    try:
+        path = application.paths.saves_dir / "far.gomoku"
+        records.save_record(_record(), path)
+        os.utime(path, ns=(0, 99_999_999_999_999 * 10**9))
+        if path.stat().st_mtime < 10**13:
+            pytest.skip("no file system here keeps such a time")
+        application.switch("records", {})
+        application.frame()
+        assert application.current_name == "records"
+        assert [f.label for f in application.current.files] == [("far", "date unknown")]
+    finally:
+        application.close()
+        shutil.rmtree(home, ignore_errors=True)

@@ -50,7 +50,10 @@ class SaveFile:
     @property
     def label(self) -> tuple[str, str]:
         """(name, date): the list cuts a long name before the date; a Piskvork file says so."""
-        stamp = datetime.fromtimestamp(self.modified).strftime("%Y-%m-%d %H:%M")
+        try:
+            stamp = datetime.fromtimestamp(self.modified).strftime("%Y-%m-%d %H:%M")
+        except (ValueError, OverflowError, OSError):  # a time past year 9999 (a file system allows it)
+            stamp = "date unknown"
         kind = "  ·  Piskvork" if self.path.suffix.lower() == PSQ_SUFFIX else ""
         return shown_path(self.path.stem) + kind, stamp
 
