@@ -457,6 +457,17 @@ def test_7_the_brain_searches_when_its_cache_disk_is_full(small_disk: Path) -> N
     assert "Traceback" not in errors, errors[-2000:]
 
 
+def test_7_a_folder_named_by_numba_cache_dir_is_used_while_it_can_be_written(small_disk: Path) -> None:
+    """The children that prepare the engine get their parent's folder this way: each must
+    compile into it, even if the room left when it starts looks too small."""
+    fill(str(small_disk))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(small_disk))
+    done = subprocess.run([sys.executable, "-c", "import numba, gomoku.engine; "
+                           "print(numba.config.CACHE_DIR)"], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.stdout.strip() == str(small_disk) and done.stderr == "", done.stderr[-2000:]
+
+
 FILLS_UP = inspect.getsource(fill) + """
 import sys
 from gomoku.engine import driver

@@ -4,10 +4,10 @@ Importing this package points numba's cache at a folder of the user cache named 
 the engine's sources (unless NUMBA_CACHE_DIR is set). Compiled functions inline code from
 other files, and numba checks only a function's own file before reusing its cache: without
 this, a change to threats.py could leave search.py running the old code. The user cache is
-also writable when the package folder is not. If the chosen folder cannot be written (a
-read-only home) or, holding no complete cache yet, has too little room on its disk for one, a
-fresh private temporary folder is used for this run, and if there is none with room, the
-engine compiles without a cache; either way with a warning on stderr.
+also writable when the package folder is not. If the folder cannot be written (a read-only
+home) or, unless NUMBA_CACHE_DIR named it, holds no complete cache and has too little room on
+its disk for one, a fresh private temporary folder is used for this run, and if there is none
+with room, the engine compiles without a cache; either way with a warning on stderr.
 
 numba raises on a cache file it cannot read (truncated, damaged on disk) at every start, and on
 one it cannot write (the disk filled up): the computer player could never start again. Here a
@@ -54,11 +54,12 @@ def writable_folder(folder: Path) -> str | None:
     return None
 
 
-def cache_folder_problem(folder: Path) -> str | None:
+def cache_folder_problem(folder: Path, check_room: bool = True) -> str | None:
     """None if the engine can keep its cache in `folder`, else why not in words: it cannot be
-    written, or its disk has too little room for a cache it does not hold complete already."""
+    written, or (`check_room`) its disk has too little room for a cache it does not hold
+    complete already."""
     why = writable_folder(folder)
-    if why is not None:
+    if why is not None or not check_room:
         return why
     try:
         marker = folder / engine_cache.marker_name(numba.__version__)
@@ -91,9 +92,11 @@ def _private_temporary_folder() -> str | None:
     return folder
 
 
-def _use_cache_folder(wanted: Path) -> None:
-    """Point numba at `wanted`, or at a fallback (see the module docstring)."""
-    why = cache_folder_problem(wanted)
+def _use_cache_folder(wanted: Path, chosen: bool) -> None:
+    """Point numba at `wanted`, or at a fallback (see the module docstring). A folder `chosen`
+    by NUMBA_CACHE_DIR is used if it can be written: so are the preparing children sure to
+    compile into their parent's folder, whatever room is left when each starts."""
+    why = cache_folder_problem(wanted, check_room=not chosen)
     if why is None:
         numba.config.CACHE_DIR = str(wanted)
         return
@@ -110,7 +113,8 @@ def _use_cache_folder(wanted: Path) -> None:
 
 
 # NUMBA_CACHE_DIR, when set, wins (if it can be written).
-_use_cache_folder(Path(numba.config.CACHE_DIR or engine_cache_dir(Path(__file__).parent)))
+_use_cache_folder(Path(numba.config.CACHE_DIR or engine_cache_dir(Path(__file__).parent)),
+                  chosen=bool(numba.config.CACHE_DIR))
 
 
 class CacheLoadError(RuntimeError):
