@@ -25,6 +25,7 @@ from gomoku import engine_cache
 from gomoku.core.settings import Settings, check_value, load_settings, save_settings
 from gomoku.paths import AutosaveLock, UserPaths, shown_path, user_paths
 from gomoku.ui.audio import Audio
+from gomoku.ui.keyboard import latin_letter_key
 from gomoku.ui.scene import Scene
 from gomoku.ui.theme import Theme
 from gomoku.ui.widgets import wrap_words
@@ -638,6 +639,7 @@ class App:
 
     def handle_event(self, event: pygame.event.Event) -> None:
         """Route one event: quit, F11 and resizes are the app's; the rest go to the scene."""
+        event = latin_letter_key(event)
         if event.type == pygame.QUIT:
             self.quit()
             return
