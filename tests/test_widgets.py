@@ -435,3 +435,32 @@ def test_a_placeholder_takes_the_longest_wording_that_fits_whole(theme: Theme) -
     assert field.placeholder_for(width(middle)[0] - 1) == short
     assert field.placeholder_for(width(short)[0] - 1).endswith("...")  # the last resort is cut
     assert TextInput(theme, "Name", placeholder=long).placeholder_for(width(long)[0] - 1).endswith("...")
+
+
+def test_an_input_methods_unsent_text_shows_underlined_until_it_is_sent(theme: Theme) -> None:
+    # Chinese or Japanese typed through an input method: SDL sends the text being composed
+    # ("ni" before it becomes 你) as TEXTEDITING; it was not drawn, so the player saw nothing.
+    composing = TextInput(theme, "Name", "Li", (0, 0, 600, 48))
+    typed = TextInput(theme, "Name", "Lini", (0, 0, 600, 48))
+    for field in (composing, typed):
+        field.handle_event(press((400, 20)))
+    composing.handle_event(pygame.event.Event(pygame.TEXTEDITING, text="ni", start=2, length=0))
+    assert composing.composing == "ni" and composing.text == "Li"
+    while pygame.time.get_ticks() % 500 > 100:  # both drawn in one phase of the cursor's blink
+        pygame.time.wait(5)
+    pictures = []
+    for field in (composing, typed):
+        pictures.append(pygame.Surface((600, 48)))
+        field.draw(pictures[-1])
+    changed = [(x, y) for x in range(600) for y in range(48)
+               if pictures[0].get_at((x, y)) != pictures[1].get_at((x, y))]
+    # The same picture as "Lini" typed, and a line under "ni".
+    rows = {y for _, y in changed}
+    assert len(changed) > 10 and max(rows) - min(rows) <= 3, changed[:20]
+    composing.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="你"))
+    assert (composing.text, composing.composing) == ("Li你", "")
+    composing.handle_event(pygame.event.Event(pygame.TEXTEDITING, text="\x07" * 500, start=0, length=0))
+    assert composing.composing == ""  # what cannot be shown is not
+    composing.handle_event(pygame.event.Event(pygame.TEXTEDITING, text="hao", start=0, length=0))
+    composing.handle_event(key(pygame.K_RETURN))
+    assert not composing.focused and composing.composing == ""

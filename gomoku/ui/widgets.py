@@ -655,7 +655,7 @@ CURSOR_KEYS = (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN, pygame
 """Keys that move the cursor: in a text field they end the selection and keep the text."""
 
 
-TYPING_EVENTS = (pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT)
+TYPING_EVENTS = (pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT, pygame.TEXTEDITING)
 """A focused text field's own events: a scene hands them to the field alone, so that its Enter
 never also presses a button."""
 
@@ -679,13 +679,18 @@ def _put_clipboard(text: str) -> None:
             pygame.scrap.put_text(text)
 
 
+COMPOSING_LIMIT = 64  # characters of an input method's unsent text shown at most
+
+
 class TextInput(_LabelledControl):
     """A one-line text field: click to focus, type, Enter or a click elsewhere to commit.
     Ctrl+V (Cmd+V) pastes the clipboard's first line; Ctrl+C copies the text; Ctrl+A selects it.
 
     `handle_event` returns True when an edit is committed with a changed text. Typed characters
     no shipped font can show (many emoji) are refused, and `refused` says so in plain words
-    (shown in the field until the next edit).
+    (shown in the field until the next edit). Text an input method is composing (Chinese
+    pinyin, Japanese kana before conversion) is shown underlined after the text until the
+    method sends it, and the method's list of candidates opens at the field.
     """
 
     def __init__(
@@ -706,6 +711,7 @@ class TextInput(_LabelledControl):
         self.focused = False
         self.selected = False  # the whole text is selected: typing replaces it
         self.refused = ""
+        self.composing = ""  # an input method's text not yet sent (SDL's TEXTEDITING)
         self._committed = self.text
         self._blink = 0.0
 
@@ -714,6 +720,7 @@ class TextInput(_LabelledControl):
         still the placeholder: a new player's default name is replaced, not typed onto."""
         self.focused = True
         self.selected = (select_all or self.text == self.placeholder) and bool(self.text)
+        pygame.key.set_text_input_rect(self.control_rect)  # where the candidates open
         pygame.key.start_text_input()
 
     @property
@@ -725,6 +732,7 @@ class TextInput(_LabelledControl):
         """End editing; True if the text differs from the last committed text."""
         self.focused = False
         self.selected = False
+        self.composing = ""
         pygame.key.stop_text_input()
         changed = self.edited
         self._committed = self.text
@@ -751,7 +759,11 @@ class TextInput(_LabelledControl):
             if self._activation_key(event) and event.key != pygame.K_SPACE:
                 self.focus()
             return False
-        if event.type == pygame.TEXTINPUT:
+        if event.type == pygame.TEXTEDITING:
+            composing = str(getattr(event, "text", ""))[:COMPOSING_LIMIT]
+            self.composing = "".join(ch for ch in composing if ch.isprintable() and self.theme.can_show(ch))
+        elif event.type == pygame.TEXTINPUT:
+            self.composing = ""
             self._insert(event.text)
         elif event.type == pygame.KEYDOWN:
             self.refused = ""
@@ -800,7 +812,7 @@ class TextInput(_LabelledControl):
             placed = blit_text(surface, theme.render(note, theme.small_px, colors.warning), inner, "right")
             inner.width = max(0, placed.left - theme.pad - inner.left)
         if self.text or self.focused:
-            shown = self.text
+            shown = self.text + self.composing
             font = theme.font(theme.text_px)
             while shown and font.size(shown)[0] > inner.width - theme.px(6):
                 shown = shown[1:]  # keep the end (where the cursor is) in view
@@ -809,6 +821,11 @@ class TextInput(_LabelledControl):
                 mark = pygame.Rect(inner.left, inner.centery - height // 2, width, height)
                 pygame.draw.rect(surface, colors.selection, mark.inflate(theme.px(4), 0))
             target = blit_text(surface, theme.render(shown, theme.text_px), inner, "left")
+            if self.composing:  # underlined: not in the text until the input method sends it
+                typed = shown[: max(0, len(shown) - len(self.composing))]
+                start = target.left + (font.size(typed)[0] if typed else 0)
+                y = target.bottom - theme.px(2)
+                pygame.draw.line(surface, colors.accent, (start, y), (target.right, y), theme.px(2))
             if self.focused and (pygame.time.get_ticks() // 500) % 2 == 0:
                 offset, rtl = typing_point(font, shown)
                 x = target.left + offset + theme.px(-2 if rtl else 2) if shown else inner.left
