@@ -816,13 +816,13 @@ class TextInput(_LabelledControl):
             font = theme.font(theme.text_px)
             while shown and font.size(shown)[0] > inner.width - theme.px(6):
                 shown = shown[1:]  # keep the end (where the cursor is) in view
-            if self.selected:  # a highlight behind the text says typing replaces it
-                width, height = font.size(shown)
+            typed = shown[: max(0, len(shown) - len(self.composing))]  # (the rest: composing)
+            if self.selected and typed:  # a highlight behind the text says typing replaces it
+                width, height = font.size(typed)
                 mark = pygame.Rect(inner.left, inner.centery - height // 2, width, height)
                 pygame.draw.rect(surface, colors.selection, mark.inflate(theme.px(4), 0))
             target = blit_text(surface, theme.render(shown, theme.text_px), inner, "left")
             if self.composing:  # underlined: not in the text until the input method sends it
-                typed = shown[: max(0, len(shown) - len(self.composing))]
                 start = target.left + (font.size(typed)[0] if typed else 0)
                 y = target.bottom - theme.px(2)
                 pygame.draw.line(surface, colors.accent, (start, y), (target.right, y), theme.px(2))
