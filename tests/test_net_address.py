@@ -16,6 +16,10 @@ from gomoku.net.address import parse_address
         ("alice-pc.local", ("alice-pc.local", 15515)),
         ("alice-pc.local.:80", ("alice-pc.local", 80)),
         ("localhost:1", ("localhost", 1)),
+        # Typed with a Chinese or Japanese input method on: full-width forms, 。 for a dot.
+        ("１２７．０．０．１：１６０００", ("127.0.0.1", 16000)),
+        ("127。0。0。1", ("127.0.0.1", 15515)),
+        ("ａｌｉｃｅ－ｐｃ．ｌｏｃａｌ", ("alice-pc.local", 15515)),
     ],
 )
 def test_addresses_players_type_are_accepted(typed, expected):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import unicodedata
 
 from gomoku.net.events import DEFAULT_PORT
 
@@ -39,7 +40,9 @@ def parse_address(text: str) -> tuple[str, int]:
     host name, each with an optional ":port". Raises ValueError with a sentence a player can
     read. Does not resolve names or touch the network.
     """
-    text = text.strip()
+    # Full-width digits and dots, as a Chinese or Japanese input method types them, are the
+    # ASCII ones (NFKC), and so is the ideographic full stop (as in domain names, IDNA).
+    text = unicodedata.normalize("NFKC", text[: 4 * MAX_ADDRESS_CHARS]).replace("\u3002", ".").strip()
     if not text:
         raise ValueError("type the host's address, e.g. 192.168.1.20 or 192.168.1.20:15515")
     if len(text) > MAX_ADDRESS_CHARS or not text.isprintable():
