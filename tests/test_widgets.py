@@ -464,3 +464,14 @@ def test_an_input_methods_unsent_text_shows_underlined_until_it_is_sent(theme: T
     composing.handle_event(pygame.event.Event(pygame.TEXTEDITING, text="hao", start=0, length=0))
     composing.handle_event(key(pygame.K_RETURN))
     assert not composing.focused and composing.composing == ""
+
+
+def test_the_input_methods_candidates_follow_a_field_moved_while_typing(theme: Theme) -> None:
+    # SDL was told the field's place only when it took the keyboard: after a window resize
+    # the candidate list opened where the field had been.
+    field = TextInput(theme, "Name", "Li", (0, 0, 600, 48))
+    field.handle_event(press((400, 20)))
+    told = field._candidates_at
+    field.rect = pygame.Rect(100, 300, 500, 48)
+    field.draw(pygame.Surface((800, 400)))
+    assert field._candidates_at == tuple(field.control_rect) != told

@@ -712,6 +712,7 @@ class TextInput(_LabelledControl):
         self.selected = False  # the whole text is selected: typing replaces it
         self.refused = ""
         self.composing = ""  # an input method's text not yet sent (SDL's TEXTEDITING)
+        self._candidates_at: tuple[int, ...] = ()  # the field's rect as SDL was last told it
         self._committed = self.text
         self._blink = 0.0
 
@@ -720,8 +721,13 @@ class TextInput(_LabelledControl):
         still the placeholder: a new player's default name is replaced, not typed onto."""
         self.focused = True
         self.selected = (select_all or self.text == self.placeholder) and bool(self.text)
-        pygame.key.set_text_input_rect(self.control_rect)  # where the candidates open
+        self._place_candidates()
         pygame.key.start_text_input()
+
+    def _place_candidates(self) -> None:
+        """Tell SDL where the field is: an input method opens its candidates there."""
+        self._candidates_at = tuple(self.control_rect)
+        pygame.key.set_text_input_rect(self.control_rect)
 
     @property
     def edited(self) -> bool:
@@ -804,6 +810,8 @@ class TextInput(_LabelledControl):
 
     def _draw_control(self, surface: pygame.Surface) -> None:
         colors, theme = self.theme.colors, self.theme
+        if self.focused and tuple(self.control_rect) != self._candidates_at:
+            self._place_candidates()  # the window was resized while typing
         box = self._draw_box(surface, colors.field, colors.accent if self.focused else colors.panel_border)
         inner = box.inflate(-2 * theme.pad, 0)
         if self.refused:  # said where the player looks, in words; the text keeps the rest
