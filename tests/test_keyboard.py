@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 from test_board_scene import click_point, start
 
-from gomoku.ui.keyboard import latin_letter_key
+from gomoku.ui.keyboard import latin_letter_key, player_key
 
 
 def key(letter: str, scancode: int, mod: int = 0) -> pygame.event.Event:
@@ -43,3 +43,18 @@ def test_greek_hebrew_and_ctrl_with_a_russian_letter_take_the_english_key() -> N
     assert (paste.key, paste.mod, paste.unicode) == (pygame.K_v, pygame.KMOD_LCTRL, "м")
     arrow = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LEFT, scancode=pygame.KSCAN_LEFT, mod=0)
     assert latin_letter_key(arrow) is arrow
+
+
+def test_the_keypads_arrows_move_the_cursor_with_num_lock_off(app) -> None:
+    # SDL2 reports the keypad's keys as digits whatever Num Lock says: its arrows did nothing.
+    start(app, mode="local", rule="freestyle")
+    scene = app.current
+    for mod in (pygame.KMOD_NUM, 0):  # the lock on: digits, no cursor; off: arrows
+        for code in (pygame.K_KP8, pygame.K_KP_ENTER):
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=code, scancode=0, mod=mod, unicode=""))
+            app.frame()
+        assert scene.game.board.ply == (0 if mod else 1)
+    arrows = [(pygame.K_UP, pygame.K_KP8), (pygame.K_LEFT, pygame.K_KP4), (pygame.K_HOME, pygame.K_KP7)]
+    for arrow, keypad in arrows:
+        event = pygame.event.Event(pygame.KEYDOWN, key=keypad, scancode=0, mod=0, unicode="")
+        assert player_key(event).key == arrow

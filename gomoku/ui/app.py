@@ -25,7 +25,7 @@ from gomoku import engine_cache
 from gomoku.core.settings import Settings, check_value, load_settings, save_settings
 from gomoku.paths import AutosaveLock, UserPaths, shown_path, user_paths
 from gomoku.ui.audio import Audio
-from gomoku.ui.keyboard import latin_letter_key
+from gomoku.ui.keyboard import player_key
 from gomoku.ui.scene import Scene
 from gomoku.ui.theme import Theme
 from gomoku.ui.widgets import wrap_words
@@ -639,7 +639,7 @@ class App:
 
     def handle_event(self, event: pygame.event.Event) -> None:
         """Route one event: quit, F11 and resizes are the app's; the rest go to the scene."""
-        event = latin_letter_key(event)
+        event = player_key(event)
         if event.type == pygame.QUIT:
             self.quit()
             return
