@@ -54,11 +54,20 @@ def marker_matches(marker: Path, stamp: str) -> bool:
         return file.read(MARKER_LIMIT + 1).decode("utf-8") == stamp
 
 
+def prepared_in(folder: Path, numba_version: str) -> bool:
+    """True if `folder`'s marker says it holds a complete cache of these engine files for this
+    numba and Python; False when in doubt (no marker, an unreadable one)."""
+    try:
+        return marker_matches(folder / marker_name(numba_version), source_stamp())
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def is_prepared() -> bool:
     """`gomoku.engine.prepare.is_prepared()` without numba: True if the marker says the cache
     is complete. False when in doubt (the app's loader then asks the real check)."""
     try:
         folder = Path(os.environ.get("NUMBA_CACHE_DIR") or engine_cache_dir(ENGINE_FOLDER))
-        return marker_matches(folder / marker_name(version("numba")), source_stamp())
+        return prepared_in(folder, version("numba"))
     except Exception:  # any doubt (no numba metadata, an unreadable file): "not prepared"
         return False

@@ -61,12 +61,8 @@ def cache_folder_problem(folder: Path, check_room: bool = True) -> str | None:
     why = writable_folder(folder)
     if why is not None or not check_room:
         return why
-    try:
-        marker = folder / engine_cache.marker_name(numba.__version__)
-        if engine_cache.marker_matches(marker, engine_cache.source_stamp()):
-            return None  # loaded, not written
-    except (OSError, UnicodeDecodeError):
-        pass
+    if engine_cache.prepared_in(folder, numba.__version__):
+        return None  # loaded, not written
     try:
         free = shutil.disk_usage(folder).free
     except OSError:  # (not known: let numba try)
