@@ -13,6 +13,7 @@ from typing import Any
 
 import pygame
 
+from gomoku.core.inputs import clean_text
 from gomoku.ui.bidi import visual_spans
 from gomoku.ui.icons import draw_icon
 from gomoku.ui.theme import MIN_TEXT_PX, Colour, Theme
@@ -766,8 +767,8 @@ class TextInput(_LabelledControl):
                 self.focus()
             return False
         if event.type == pygame.TEXTEDITING:
-            composing = str(getattr(event, "text", ""))[:COMPOSING_LIMIT]
-            self.composing = "".join(ch for ch in composing if ch.isprintable() and self.theme.can_show(ch))
+            composing = clean_text(getattr(event, "text", ""), COMPOSING_LIMIT) or ""
+            self.composing = "".join(ch for ch in composing if self.theme.can_show(ch))
         elif event.type == pygame.TEXTINPUT:
             self.composing = ""
             self._insert(event.text)
