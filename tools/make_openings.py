@@ -5,8 +5,13 @@ Random openings of --stones stones in the 5x5 square around the centre (black fi
 two the same up to the board's 8 symmetries) are kept when our hard engine's score at a
 fixed --depth is within +-balance for the side to move and, with --judge, when another
 brain (e.g. Rapfi) thinking --judge-time seconds evaluates it within +-judge-limit (its
-last MESSAGE matching --judge-eval). The file holds one opening a line in move notation,
-with both scores in a comment:
+last MESSAGE matching --judge-eval). With --play, the judge then plays the opening out
+against itself twice, at two node budgets (--play-nodes, Rapfi's `INFO max_node`), the larger
+budget black in one game and white in the other, and the opening is kept only when the colour
+did not decide: not both games won by black, nor both by white. A deep search's score near
+zero is not enough there: from renju and standard openings Rapfi judged within +-120 at 1 s,
+white won both such games in half of them. The file holds one opening a line in move
+notation, with the scores and the games' winners in a comment:
 
     .venv/bin/python tools/make_openings.py --rule freestyle --size 15 --count 50 \\
         --judge /path/to/pbrain-rapfi --out tools/openings/freestyle-15.txt
@@ -25,6 +30,8 @@ from pathlib import Path
 import arena  # tools/arena.py, beside this file
 
 from gomoku.core import Board, Point, Rule
+
+PLAY_MOVE_S = 30.0  # a move's time in the judge's own games: its node budget ends the search
 
 
 def canonical(opening: tuple[Point, ...], size: int) -> tuple:
@@ -65,6 +72,22 @@ def judge_score(judge: arena.BrainProcess, opening: tuple[Point, ...], size: int
     return judge.evaluation(pattern)
 
 
+def colour_decides(players: list[arena.BrainProcess], opening: tuple[Point, ...], size: int,
+                   rule: Rule) -> tuple[bool, str]:
+    """Play `opening` out twice, players[0] black in the first game and white in the second;
+    (did the same colour win both, the winners for the opening's comment)."""
+    winners = []
+    for black in (0, 1):
+        for player in players:
+            player.start(size, rule, PLAY_MOVE_S)
+        game = arena.play_game(0, players, black, opening, rule, size, [PLAY_MOVE_S] * 2, 1.0)
+        if game.reason not in ("five", "full_board"):  # a timeout or a crash says nothing
+            raise arena.BrainFailure(game.reason, game.detail)
+        winners.append("draw" if game.winner is None
+                       else "black" if game.winner == game.black else "white")
+    return winners[0] == winners[1] != "draw", f"games: {winners[0]}, {winners[1]}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rule", choices=[rule.value for rule in arena.RULE_CODES],
@@ -73,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=50, help="openings to keep (default 50)")
     parser.add_argument("--stones", type=int, default=3, help="stones an opening (default 3)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--depth", type=int, default=8, help="our search depth (default 8)")
+    parser.add_argument("--depth", type=int, default=8,
+                        help="our search depth (default 8; 0: no score of ours)")
     parser.add_argument("--balance", type=int, default=300,
                         help="largest |score| of ours kept (default 300)")
     parser.add_argument("--judge", help="a second brain's command line that must agree")
@@ -82,12 +106,28 @@ def main(argv: list[str] | None = None) -> int:
                         help="largest |evaluation| of the judge kept (default 150)")
     parser.add_argument("--judge-eval", default=arena.EVAL_PATTERN,
                         help="regex whose group 1 is the evaluation in the judge's MESSAGE")
+    parser.add_argument("--play", action="store_true",
+                        help="keep only openings where the judge, playing itself, does not win "
+                        "both games with one colour")
+    parser.add_argument("--play-nodes", default="100000,60000",
+                        help="the judge's two node budgets a move in those games "
+                        "(default 100000,60000)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
+    try:
+        budgets = [int(n) for n in args.play_nodes.split(",")]
+    except ValueError:
+        budgets = []
+    if len(budgets) != 2 or min(budgets) < 1:
+        parser.error("--play-nodes takes two positive numbers: 100000,60000")
+    if args.play and not args.judge:
+        parser.error("--play needs --judge, the brain that plays the games")
     rule, size = Rule(args.rule), args.size
     rng = random.Random(args.seed)
     pattern = re.compile(args.judge_eval)
     judge = arena.BrainProcess(arena.engine_command(args.judge)) if args.judge else None
+    players = [arena.BrainProcess(arena.engine_command(args.judge), info=[f"INFO max_node {n}"])
+               for n in budgets] if args.play else []
     seen: set[tuple] = set()
     kept: list[str] = []
     drawn = 0
@@ -99,20 +139,30 @@ def main(argv: list[str] | None = None) -> int:
             if key in seen:
                 continue
             seen.add(key)
-            ours = our_score(opening, size, rule, args.depth)
-            if ours is None or abs(ours) > args.balance:
-                continue
-            note = f"hard depth {args.depth}: {ours:+d}"
+            notes = []
+            if args.depth > 0:
+                ours = our_score(opening, size, rule, args.depth)
+                if ours is None or abs(ours) > args.balance:
+                    continue
+                notes.append(f"hard depth {args.depth}: {ours:+d}")
             if judge is not None:
                 theirs = judge_score(judge, opening, size, rule, args.judge_time, pattern)
                 if theirs is None or abs(theirs) > args.judge_limit:
                     continue
-                note += f", judge: {theirs:+d}"
-            kept.append(f"{arena.opening_text(opening, size)}  # {note}")
+                notes.append(f"judge: {theirs:+d}")
+            if players:
+                decided, winners = colour_decides(players, opening, size, rule)
+                if decided:
+                    print(f"left out (of {drawn} drawn): {arena.opening_text(opening, size)}  "
+                          f"# {winners}", flush=True)
+                    continue
+                notes.append(winners)
+            kept.append(f"{arena.opening_text(opening, size)}  # {', '.join(notes)}")
             print(f"{len(kept)}/{args.count} (of {drawn} drawn): {kept[-1]}", flush=True)
     finally:
-        if judge is not None:
-            judge.close()
+        for brain in [judge, *players]:
+            if brain is not None:
+                brain.close()
     judged = (f"; judged by {Path(shlex.split(args.judge)[0]).name} at {args.judge_time:g} s "
               f"within +-{args.judge_limit}") if args.judge else ""
     header = [
@@ -121,7 +171,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{drawn} random ones in the 5x5 centre square (seed {args.seed}), no two alike up to "
         "symmetry",
         f"# scores for the side to move: hard at depth {args.depth} within +-{args.balance}"
-        f"{judged}",
+        f"{judged}" if args.depth > 0 else f"# scores for the side to move{judged}",
+        *([f"# played out by the judge against itself at {budgets[0]} and {budgets[1]} nodes a "
+           "move, each budget once as black: kept when not both games went to one colour"]
+          if players else []),
         "# made by tools/make_openings.py; the arena plays each opening twice, colours swapped",
     ]
     args.out.parent.mkdir(parents=True, exist_ok=True)
