@@ -168,8 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     header = [
         f"# rule {rule.value} size {size}",
         f"# {len(kept)} balanced openings of {args.stones} stones (black first), kept of "
-        f"{drawn} random ones in the 5x5 centre square (seed {args.seed}), no two alike up to "
-        "symmetry",
+        f"{len(seen)} distinct random ones in the 5x5 centre square (seed {args.seed}, {drawn} "
+        "drawn), no two alike up to symmetry",
         f"# scores for the side to move: hard at depth {args.depth} within +-{args.balance}"
         f"{judged}" if args.depth > 0 else f"# scores for the side to move{judged}",
         *([f"# played out by the judge against itself at {budgets[0]} and {budgets[1]} nodes a "
