@@ -307,7 +307,8 @@ def random_opening(rng: random.Random, size: int, stones: int) -> tuple[Point, .
     return tuple(rng.sample(square, stones))
 
 
-def opening_score(opening: tuple[Point, ...], size: int, rule: Rule) -> int | None:
+def opening_score(opening: tuple[Point, ...], size: int, rule: Rule,
+                  depth: int = BALANCE_DEPTH) -> int | None:
     """Our hard engine's score of `opening` for the side to move, at a fixed depth (so a seed
     gives the same openings on every run of the same engine); None if the engine answered
     without a search (a threat win or a forced move): such an opening is not balanced."""
@@ -317,7 +318,7 @@ def opening_score(opening: tuple[Point, ...], size: int, rule: Rule) -> int | No
     driver.warm_up()
     driver.new_game()
     position = Position.from_board(Board.from_moves(opening, size, rule))
-    result = driver.think(position, Level.HARD, SearchLimit(1e6, max_depth=BALANCE_DEPTH))
+    result = driver.think(position, Level.HARD, SearchLimit(1e6, max_depth=depth))
     return result.score if result.info.get("kind") == "search" else None
 
 

@@ -49,18 +49,6 @@ def canonical(opening: tuple[Point, ...], size: int) -> tuple:
     return min(keys)
 
 
-def our_score(opening: tuple[Point, ...], size: int, rule: Rule, depth: int) -> int | None:
-    """Hard's fixed-depth score for the side to move (None: a forced answer, not balanced)."""
-    from gomoku.engine import driver
-    from gomoku.engine.api import Level, Position, SearchLimit
-
-    driver.warm_up()
-    driver.new_game()
-    position = Position.from_board(Board.from_moves(opening, size, rule))
-    result = driver.think(position, Level.HARD, SearchLimit(1e6, max_depth=depth))
-    return result.score if result.info.get("kind") == "search" else None
-
-
 def judge_score(judge: arena.BrainProcess, opening: tuple[Point, ...], size: int, rule: Rule,
                 time_s: float, pattern: re.Pattern[str]) -> int | None:
     """The judge brain's evaluation for the side to move: the last MESSAGE matching `pattern`."""
@@ -142,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
             seen.add(key)
             notes = []
             if args.depth > 0:
-                ours = our_score(opening, size, rule, args.depth)
+                ours = arena.opening_score(opening, size, rule, args.depth)
                 if ours is None or abs(ours) > args.balance:
                     continue
                 notes.append(f"hard depth {args.depth}: {ours:+d}")
