@@ -82,10 +82,10 @@ def test_middle_game_positions_come_from_arena_records_and_two_runs_compare(tmp_
     records = [load_record(path) for path in sorted(games.glob("*.gomoku"))]
     for item in kept:  # medium's turns: after the opening, before the end
         moves = [tuple(p) for p in item["moves"]]
-        record = next(r for r in records if list(r.moves[:len(moves)]) == moves)
-        medium_is_black = record.black == "medium"
-        assert (len(moves) % 2 == 0) == medium_is_black
-        assert 3 <= len(moves) <= len(record.moves) - 6
+        # Both games open the same way with colours swapped, so a short prefix can fit both records.
+        fitting = [r for r in records if list(r.moves[:len(moves)]) == moves]
+        assert any((len(moves) % 2 == 0) == (r.black == "medium")
+                   and 3 <= len(moves) <= len(r.moves) - 6 for r in fitting), moves
     results = json.loads(first_results.read_text())
     assert [item["moves"] for item in results] == [item["moves"] for item in kept]
     second = subprocess.run(args + ["--compare", str(first_results)], capture_output=True,
