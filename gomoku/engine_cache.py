@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 from importlib.metadata import version
 from pathlib import Path
@@ -45,13 +46,78 @@ def source_stamp(engine_folder: Path = ENGINE_FOLDER) -> str:
     return "\n".join(stamps) + "\n"
 
 
-MARKER_LIMIT = 64 * 1024  # bytes of a marker read at most (a real one is under 2 KiB)
+MARKER_LIMIT = 256 * 1024  # bytes of a marker read at most (a real one is under 32 KiB)
+DIGESTS_LINE = "cache files, sha256:\n"
+"""The marker's line between the source stamp and the digests of the cache files it vouches for."""
+CACHE_FILE = re.compile(r"^([^/]+)/([^/]+-\d+)\.py\d+\.(?:\d+\.nbc|nbi)$")
+"""A numba cache file's path in the folder: `<sources>/<function>-<line>.py311.nbi` (the index)
+or `...py311.<n>.nbc` (compiled code); group 2 names the function, whose files go together."""
+
+
+def cache_files(folder: Path) -> list[Path]:
+    """numba's index and code files in `folder` (a subfolder per engine source tree)."""
+    return sorted(path for path in folder.glob("*/*.nb[ic]") if path.is_file())
+
+
+def file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def marker_text(folder: Path, stamp: str) -> str:
+    """A complete cache's marker: the source stamp, then each cache file's digest and path, so
+    a file changed on disk later (bit rot, a stray write) is noticed before its code runs."""
+    digests = "".join(f"{file_digest(path)} {path.relative_to(folder).as_posix()}\n"
+                      for path in cache_files(folder))
+    return stamp + DIGESTS_LINE + digests
+
+
+def read_marker(marker: Path) -> str:
+    """The marker's text; '' for a file too large to be ours (read no further)."""
+    with marker.open("rb") as file:
+        raw = file.read(MARKER_LIMIT + 1)
+    return "" if len(raw) > MARKER_LIMIT else raw.decode("utf-8")
 
 
 def marker_matches(marker: Path, stamp: str) -> bool:
-    """True if the marker file holds `stamp`; a file too large to be ours is read no further."""
-    with marker.open("rb") as file:
-        return file.read(MARKER_LIMIT + 1).decode("utf-8") == stamp
+    """True if the marker file was written for sources with `stamp` (its digests unchecked)."""
+    return read_marker(marker).partition(DIGESTS_LINE)[0] == stamp
+
+
+def changed_cache_files(folder: Path, marker: Path) -> list[str] | None:
+    """The cache files (paths in `folder`) that differ from what the marker vouches for:
+    changed, gone, or not listed at all; [] if none, None if the marker lists no digests
+    (cut short, or hand-made): then nothing in the folder is vouched for."""
+    head, found, listed = read_marker(marker).partition(DIGESTS_LINE)
+    if not found:
+        return None
+    expected: dict[str, str] = {}
+    for line in listed.splitlines():
+        digest, _, name = line.partition(" ")
+        parts = name.split("/")
+        if (len(digest) != 64 or len(parts) != 2 or not name.endswith((".nbi", ".nbc"))
+                or {"", ".", ".."} & set(parts) or "\\" in name):  # (nor a path out of the folder)
+            return None
+        expected[name] = digest
+    changed = []
+    present = {path.relative_to(folder).as_posix(): path for path in cache_files(folder)}
+    for name in sorted(expected.keys() | present.keys()):
+        path = present.get(name)
+        if path is None or expected.get(name) != file_digest(path):
+            changed.append(name)
+    return changed
+
+
+def function_files(folder: Path, names: list[str]) -> list[Path]:
+    """Every cache file of the functions the named files belong to (their index and code go
+    together: numba compiles a function again only when both are gone)."""
+
+    def function(name: str) -> tuple[str, ...] | str:
+        match = CACHE_FILE.match(name)
+        return match.groups() if match else name
+
+    wanted = {function(name) for name in names}
+    return [path for path in cache_files(folder)
+            if function(path.relative_to(folder).as_posix()) in wanted]
 
 
 def prepared_in(folder: Path, numba_version: str) -> bool:

@@ -292,11 +292,13 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="gomoku serve: %(levelname)s: %(message)s")
     options = parse_args(argv)
     try:
-        from gomoku.engine import driver
+        from gomoku.engine import driver, prepare
         from gomoku.net.bridge import NetBridge
 
         started = time.monotonic()
         print("preparing the engine (the first run compiles it: up to a minute)...", flush=True)
+        if prepare.is_prepared():  # code changed on disk since is compiled again, never run
+            prepare.discard_changed_files()
         driver.warm_up()  # compile or load the engine before the first guest waits for it
         print(f"engine ready in {time.monotonic() - started:.1f} s", flush=True)
         server = Server(options, NetBridge(options.interface))

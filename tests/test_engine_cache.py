@@ -132,3 +132,48 @@ def test_an_oversized_marker_is_not_taken_for_ours(tmp_path, monkeypatch):
     assert not engine_cache.is_prepared() and not prepare.is_prepared()
     prepare.marker_path().write_text(prepare.source_stamp())
     assert engine_cache.is_prepared() and prepare.is_prepared()
+
+
+def test_a_cache_file_changed_after_preparation_is_removed_with_its_function_before_loading(
+        tmp_path, monkeypatch, capsys):
+    """Compiled code changed on disk after the cache was marked complete (one byte of the main
+    search's machine code, which numba would load and run) is caught by the marker's digests:
+    that function's files and the marker go, so children compile it again; the rest stays."""
+    from gomoku.engine import driver, prepare
+
+    driver.warm_up()  # this process's cache, complete
+    folder = tmp_path / "cache"
+    shutil.copytree(numba.config.CACHE_DIR, folder)
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(folder))
+    prepare.write_marker()
+    assert prepare.discard_changed_files()  # as prepared: nothing to remove
+    everything = engine_cache.cache_files(folder)
+    flipped = sorted(folder.glob("*/search.negamax-*.nbc"))[0]
+    code = bytearray(flipped.read_bytes())
+    code[len(code) // 2] ^= 0x01
+    flipped.write_bytes(bytes(code))
+
+    assert prepare.is_prepared()  # the quick check reads no files
+    assert not prepare.discard_changed_files()
+    assert "1 of its files changed since it was prepared" in capsys.readouterr().err
+    gone = set(everything) - set(engine_cache.cache_files(folder))
+    assert gone == {flipped, flipped.parent / flipped.name.replace(".1.nbc", ".nbi")}
+    assert not prepare.marker_path().exists() and not prepare.is_prepared()
+
+
+def test_a_marker_without_digests_or_with_a_path_out_of_the_folder_vouches_for_nothing(tmp_path):
+    folder = tmp_path / "cache"
+    (folder / "engine_1").mkdir(parents=True)
+    (folder / "engine_1" / "search.negamax-184.py311.nbi").write_bytes(b"index")
+    marker = folder / "prepared"
+    marker.write_text("stamp\n")
+    assert engine_cache.changed_cache_files(folder, marker) is None
+    marker.write_text(engine_cache.marker_text(folder, "stamp\n"))
+    assert engine_cache.changed_cache_files(folder, marker) == []
+    outside = f"{'0' * 64} ../../etc/passwd\n"
+    marker.write_text(engine_cache.marker_text(folder, "stamp\n") + outside)
+    assert engine_cache.changed_cache_files(folder, marker) is None
+    (folder / "engine_1" / "stray.py311.nbi").write_bytes(b"not listed")
+    marker.write_text(engine_cache.marker_text(folder, "stamp\n"))
+    (folder / "engine_1" / "search.vcf-90.py311.nbi").write_bytes(b"added later")
+    assert engine_cache.changed_cache_files(folder, marker) == ["engine_1/search.vcf-90.py311.nbi"]

@@ -149,17 +149,28 @@ def test_the_brain_answers_at_once_on_an_empty_cache(tmp_path) -> None:
     assert len(set(moves) | {(7, 7), (0, 0), (0, 1)}) == 5  # two more moves, on empty points
 
 
-def damaged_copy_of_the_cache(folder, damage: str = "damaged") -> None:
-    """This process's complete cache copied into `folder` and marked prepared, then "damaged":
-    one compiled function's file cut in half and another function's index overwritten with
-    noise; or "incomplete": a function's files deleted (as a cache made on another processor
-    lacks its code for this one)."""
+def damaged_copy_of_the_cache(folder, damage: str = "damaged", marked: bool = True) -> None:
+    """This process's complete cache copied into `folder` and marked prepared (if `marked`),
+    then "damaged": one compiled function's file cut in half and another function's index
+    overwritten with noise; "flipped": one byte of a function's machine code changed (numba
+    reads the file as before); or "incomplete": a function's files deleted (as a cache made
+    on another processor lacks its code for this one)."""
     import shutil
 
     import numba
 
+    from gomoku import engine_cache
+
     shutil.copytree(numba.config.CACHE_DIR, folder)
-    (folder / prepare.marker_path().name).write_text(prepare.source_stamp())
+    if marked:
+        (folder / prepare.marker_path().name).write_text(
+            engine_cache.marker_text(folder, prepare.source_stamp()))
+    if damage == "flipped":
+        for path in folder.glob("*/search.negamax-*.nbc"):
+            code = bytearray(path.read_bytes())
+            code[len(code) // 2] ^= 0xFF
+            path.write_bytes(bytes(code))
+        return
     if damage == "incomplete":
         gone = sorted(folder.glob("*/search._noise-*.nb[ic]"))
         assert gone  # (the files of a function the warm-up loads)
@@ -204,7 +215,7 @@ def brain_until_it_searches(env: dict[str, str], positions: int = 240) -> tuple[
     return searched, errors
 
 
-@pytest.mark.parametrize("damage", ["damaged", "incomplete"])
+@pytest.mark.parametrize("damage", ["damaged", "flipped", "incomplete"])
 def test_a_damaged_cache_is_prepared_again_and_the_brain_searches(tmp_path, damage: str) -> None:
     """numba raises on a cache file it cannot unpickle, at every start: the computer player was
     gone for good (the brain played only its stand-in). A function missing from the cache was
@@ -226,9 +237,10 @@ def test_a_damaged_cache_is_prepared_again_and_the_brain_searches(tmp_path, dama
 def test_where_the_engine_may_compile_a_damaged_file_compiles_again(tmp_path) -> None:
     """`gomoku serve` and the children load and compile in one go: a file numba cannot read
     is compiled again and written anew, with a warning, where numba raised."""
-    damaged_copy_of_the_cache(tmp_path / "cache")
+    damaged_copy_of_the_cache(tmp_path / "cache", marked=False)
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
-    load = "from gomoku.engine import driver, prepare; driver.warm_up(); print(prepare.load_cache())"
+    load = ("from gomoku.engine import driver, prepare; driver.warm_up(); prepare.write_marker(); "
+            "print(prepare.load_cache())")
     first = subprocess.run([sys.executable, "-c", load], env=env, capture_output=True, text=True,
                            timeout=300)
     assert first.stdout.strip() == "True", first.stderr[-2000:]

@@ -63,13 +63,46 @@ def is_prepared() -> bool:
         return False
 
 
+def write_marker() -> None:
+    """Mark the cache complete: the source stamp and every cache file's digest (engine_cache)."""
+    marker_path().write_text(engine_cache.marker_text(Path(numba.config.CACHE_DIR), source_stamp()))
+
+
+def discard_changed_files() -> bool:
+    """Check a complete cache's files against the marker's digests before any is loaded:
+    compiled code changed on disk (bit rot, a stray write) could crash the game as it runs,
+    where numba would not notice. The changed files, the rest of their functions' files and
+    the marker are removed (every file if the marker lists no digests), so that children
+    compile them again. True if every file is as the marker vouches."""
+    folder = Path(numba.config.CACHE_DIR)
+    try:
+        changed = engine_cache.changed_cache_files(folder, marker_path())
+        if changed == []:
+            return True
+        marker_path().unlink(missing_ok=True)
+        doomed = (engine_cache.cache_files(folder) if changed is None
+                  else engine_cache.function_files(folder, changed))
+        for path in doomed:
+            path.unlink(missing_ok=True)
+        why = ("its marker lists no files" if changed is None
+               else f"{len(changed)} of its files changed since it was prepared")
+    except (OSError, UnicodeDecodeError) as error:  # an unreadable marker or file: prepare again
+        why = f"{type(error).__name__}: {error}"
+    sys.stderr.write(f"gomoku: the engine cache is damaged or incomplete ({why}); "
+                     "preparing it again\n")
+    return False
+
+
 def load_cache() -> bool:
     """Load every part from a complete cache (see `is_prepared`), in well under a second.
 
-    False if a function is missing from it or its file cannot be read: the marker is then
-    removed, and the caller prepares the engine again in children, which compile only what is
-    missing (compiling it here would hold the GIL for seconds). Parts loaded before stay loaded.
+    False if a file changed since the cache was prepared (`discard_changed_files`), a function
+    is missing from it or its file cannot be read: the marker is then removed, and the caller
+    prepares the engine again in children, which compile only what is missing (compiling it
+    here would hold the GIL for seconds). Parts loaded before stay loaded.
     """
+    if not discard_changed_files():
+        return False
     try:
         with strict_cache_loads():
             driver.warm_up()
@@ -247,7 +280,7 @@ class Preparer:
                 self._error = "; ".join(errors)
             elif complete:
                 try:
-                    marker_path().write_text(source_stamp())
+                    write_marker()
                 except OSError:  # a read-only cache: the next launch prepares again
                     pass
             self._finished.set()
