@@ -84,9 +84,10 @@ def marker_matches(marker: Path, stamp: str) -> bool:
 
 
 def changed_cache_files(folder: Path, marker: Path) -> list[str] | None:
-    """The cache files (paths in `folder`) that differ from what the marker vouches for:
-    changed, gone, or not listed at all; [] if none, None if the marker lists no digests
-    (cut short, or hand-made): then nothing in the folder is vouched for."""
+    """The cache files the marker vouches for (paths in `folder`) whose content changed or
+    that are gone; [] if none, None if the marker lists no digests (cut short, or hand-made):
+    then nothing in the folder is vouched for. A file compiled after the marker (a function
+    no part loads, such as a tool's) is not the game's concern and not counted."""
     head, found, listed = read_marker(marker).partition(DIGESTS_LINE)
     if not found:
         return None
@@ -99,10 +100,9 @@ def changed_cache_files(folder: Path, marker: Path) -> list[str] | None:
             return None
         expected[name] = digest
     changed = []
-    present = {path.relative_to(folder).as_posix(): path for path in cache_files(folder)}
-    for name in sorted(expected.keys() | present.keys()):
-        path = present.get(name)
-        if path is None or expected.get(name) != file_digest(path):
+    for name, digest in sorted(expected.items()):
+        path = folder / name
+        if not path.is_file() or file_digest(path) != digest:
             changed.append(name)
     return changed
 

@@ -161,7 +161,7 @@ def test_a_cache_file_changed_after_preparation_is_removed_with_its_function_bef
     assert not prepare.marker_path().exists() and not prepare.is_prepared()
 
 
-def test_a_marker_without_digests_or_with_a_path_out_of_the_folder_vouches_for_nothing(tmp_path):
+def test_the_marker_vouches_for_the_files_it_lists_and_no_path_out_of_the_folder(tmp_path):
     folder = tmp_path / "cache"
     (folder / "engine_1").mkdir(parents=True)
     (folder / "engine_1" / "search.negamax-184.py311.nbi").write_bytes(b"index")
@@ -175,5 +175,7 @@ def test_a_marker_without_digests_or_with_a_path_out_of_the_folder_vouches_for_n
     assert engine_cache.changed_cache_files(folder, marker) is None
     (folder / "engine_1" / "stray.py311.nbi").write_bytes(b"not listed")
     marker.write_text(engine_cache.marker_text(folder, "stamp\n"))
-    (folder / "engine_1" / "search.vcf-90.py311.nbi").write_bytes(b"added later")
-    assert engine_cache.changed_cache_files(folder, marker) == ["engine_1/search.vcf-90.py311.nbi"]
+    (folder / "engine_1" / "search.vcf-90.py311.nbi").write_bytes(b"compiled later, not listed")
+    assert engine_cache.changed_cache_files(folder, marker) == []
+    (folder / "engine_1" / "stray.py311.nbi").unlink()
+    assert engine_cache.changed_cache_files(folder, marker) == ["engine_1/stray.py311.nbi"]
