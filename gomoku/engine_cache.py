@@ -88,7 +88,7 @@ def changed_cache_files(folder: Path, marker: Path) -> list[str] | None:
     that are gone; [] if none, None if the marker lists no digests (cut short, or hand-made):
     then nothing in the folder is vouched for. A file compiled after the marker (a function
     no part loads, such as a tool's) is not the game's concern and not counted."""
-    head, found, listed = read_marker(marker).partition(DIGESTS_LINE)
+    _stamp, found, listed = read_marker(marker).partition(DIGESTS_LINE)
     if not found:
         return None
     expected: dict[str, str] = {}

@@ -297,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
 
         started = time.monotonic()
         print("preparing the engine (the first run compiles it: up to a minute)...", flush=True)
-        if prepare.is_prepared():  # code changed on disk since is compiled again, never run
+        if prepare.is_prepared():  # a cache file changed on disk since is compiled again, never run
             prepare.discard_changed_files()
         driver.warm_up()  # compile or load the engine before the first guest waits for it
         print(f"engine ready in {time.monotonic() - started:.1f} s", flush=True)
