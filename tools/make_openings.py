@@ -74,7 +74,7 @@ def plays_even(players: list[arena.BrainProcess], opening: tuple[Point, ...], si
             return False, f"a game ended by {game.reason} {game.detail}".strip()
         winners.append("draw" if game.winner is None
                        else "black" if game.winner == game.black else "white")
-    return not winners[0] == winners[1] != "draw", f"games: {winners[0]}, {winners[1]}"
+    return not (winners[0] == winners[1] != "draw"), f"games: {winners[0]}, {winners[1]}"
 
 
 def main(argv: list[str] | None = None) -> int:
