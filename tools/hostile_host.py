@@ -16,7 +16,7 @@ with some frames the contract forbids among them:
   this host accepts, with a `sync`), a connection cut mid-frame, and frames the contract
   forbids (a bad length, a map without `type`, an unknown type).
 
-The guest meanwhile readies, moves and chats at random. Checked after every frame the app
+Each act is tried once, in a shuffled order, before they are drawn at random. The guest meanwhile readies, moves and chats at random. Checked after every frame the app
 runs: no exception out of a frame, no ERROR logged by any thread (the network thread
 included), the layout the layout tests check, every board the guest shows a legal game of its
 rule, and a Save of a finished game a file that loads again. Printed: what was sent, by kind;
@@ -84,6 +84,10 @@ class Findings(logging.Handler):
         self.add(f"logged: {text}")
 
 
+ACTS = ("start", "sync", "load", "move", "bad_move", "result", "chat_flood", "requests", "ready",
+        "resign", "timeout", "error", "silence", "cut", "forbidden", "bye")
+
+
 class HostileHost:
     """The raw host: one listening socket, one guest connection at a time."""
 
@@ -102,6 +106,10 @@ class HostileHost:
         self.moves: list[tuple[int, int]] = []  # the position the guest was last sent
         self.sent: collections.Counter[str] = collections.Counter()
         self.answer_pings = True
+        # Every act once, in a shuffled order, before any is drawn at random: a run whose guest
+        # spends most of it reconnecting still tries them all.
+        self.untried = list(ACTS)
+        rng.shuffle(self.untried)
 
     # --- the wire ------------------------------------------------------------------------
 
@@ -221,8 +229,7 @@ class HostileHost:
 
     def act(self) -> str:
         rng = self.rng
-        kind = rng.choice(["start", "sync", "load", "move", "bad_move", "result", "chat_flood", "requests",
-                           "ready", "resign", "timeout", "error", "silence", "cut", "forbidden", "bye"])
+        kind = self.untried.pop() if self.untried else rng.choice(ACTS)
         if kind == "start":
             self.moves = self.random_position()
             self.send("start", moves=[list(p) for p in self.moves], to_move=rng.choice(["black", "white"]),
