@@ -663,6 +663,24 @@ def test_after_five_every_stone_stays_in_view_and_the_result_card_sits_in_the_pa
     assert app.current_name == "review"
 
 
+def test_renju_ends_drawn_when_no_point_is_left_that_black_may_play(make_app) -> None:
+    from test_renju import NO_POINT_FOR_BLACK
+
+    from gomoku.core.notation import parse_moves
+
+    app = make_app()
+    moves = parse_moves(NO_POINT_FOR_BLACK, 15)
+    start(app, mode="local", rule="renju", moves=[list(p) for p in moves[:-1]])
+    scene = app.current
+    assert not scene.game.is_over and scene.game.to_move is Color.WHITE
+    click_point(app, moves[-1])  # white's last stone leaves black three forbidden points
+    app.frame()
+    assert scene.game.is_over and scene.game.result.winner is None
+    assert scene.status == "A draw"
+    assert scene._reason_text(scene.game.result) == "No point is left that black may play  ·  222 moves"
+    assert scene.panel.result_rect is not None
+
+
 def test_an_undo_after_the_end_takes_the_result_card_away(make_app) -> None:
     app = make_app()
     moves = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8)]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from gomoku.core.clock import TimeControl
+from gomoku.core.notation import parse_moves
 from gomoku.core.types import Color, Rule
 from gomoku.net.events import (
     ChatReceived,
@@ -411,6 +412,19 @@ def test_load_sets_the_start_of_every_game_and_is_host_only_between_games() -> N
     assert isinstance(duel.events["host"][-1], Notice)
     duel.start()  # the rematch starts from the loaded position again
     assert duel.same_board() == [(7, 7), (8, 8), (9, 9)]
+
+
+def test_a_renju_duel_where_black_may_play_no_point_left_ends_drawn_on_both_screens() -> None:
+    from test_renju import NO_POINT_FOR_BLACK
+
+    moves = parse_moves(NO_POINT_FOR_BLACK, 15)
+    duel = Duel(host_color=Color.WHITE)
+    duel.do("host", Load(tuple(moves[:-1]), Rule.RENJU))  # the host loads the game's end
+    duel.start()
+    duel.play(moves[-1])  # the host's white stone leaves black only forbidden points
+    assert len(duel.same_board()) == 222
+    for side in ("host", "guest"):
+        assert duel.of(side, GameOver) == [GameOver(Result(None, "full_board"))]
 
 
 def test_a_lost_connection_pauses_the_clocks_and_a_sync_restores_every_stone() -> None:

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gomoku.core import Board, Color, Illegal, IllegalMoveError, Point, Reason, Rule
-from gomoku.core.renju import forbidden_points, forbidden_reason
+from gomoku.core.notation import parse_moves
+from gomoku.core.renju import black_can_play, forbidden_points, forbidden_reason
 
 SIZE = 15
 CENTRE = (7, 7)
@@ -546,3 +547,44 @@ def test_forbidden_points_agree_with_forbidden_reason_under_every_symmetry(cells
     for symmetry in SYMMETRIES:
         turned = np.ascontiguousarray(symmetry(grid))
         assert np.array_equal(_points_grid(forbidden_points(turned), SIZE), symmetry(marks))
+
+
+# A renju game played to the end by hard (black) and Rapfi 0.43 (white) in the arena, 1 s a move:
+# after white's 222nd stone, j2, the three empty points are all forbidden to black. Before, the game never ended there: black's engine answered "no legal move left" and a
+# person playing black could click nothing.
+NO_POINT_FOR_BLACK = """
+g10 f9 j9 f10 f8 g11 e9 f11 e11 e10 d10 f12 f13 g7 c11 b12 d11 d9 g12 h11 b11 a11 e13 d13
+i11 h7 f14 d12 e12 g14 c8 c10 h10 g9 i7 j10 g6 h5 h6 i6 g8 g5 e15 e14 g13 h12 i13 h13 i10
+i9 f6 e6 j11 k12 f7 h9 f5 f4 k11 g4 f3 e4 l11 m11 h4 l10 k5 n12 k9 m12 l12 e5 e3 k8 j7
+m10 e8 d8 m9 g3 h2 g2 g1 n10 k10 n11 n13 l9 o12 l4 k6 l5 i8 h8 j4 i3 i14 i12 l6 h14 h15
+k14 j15 m14 m13 n8 n9 m8 l8 n14 l14 j3 k3 k4 m6 d6 c7 l15 j13 n6 l3 c5 c4 d5 d7 e7 j14
+j12 b5 c6 a6 b4 a3 n4 d3 e2 i2 l2 c9 a5 n2 m3 o4 a7 d15 a10 f15 g15 a8 o7 o10 k1 o5 l1
+o11 o13 o2 o3 j1 n1 n5 d2 f2 a2 c12 d4 b2 n7 k2 m4 c15 b15 o1 e1 c3 c14 k7 f1 b8 l7 b7 i4
+h3 a14 a13 b6 l13 d14 b14 o9 i5 b10 j8 m5 m1 m15 b13 b1 a12 d1 c1 c13 h1 o8 j5 a15 a1 n15
+o15 m7 i15 n3 o14 b9 o6 m2 a9 i1 k15 a4 c2 j2
+"""
+
+
+def test_a_game_where_black_may_play_no_point_left_is_drawn() -> None:
+    moves = parse_moves(NO_POINT_FOR_BLACK, SIZE)
+    board = Board.from_moves(moves[:-1], SIZE, Rule.RENJU)
+    assert board.outcome() is None and board.to_move is Color.WHITE
+    outcome = board.push(*moves[-1])
+    empty = {(int(x), int(y)) for y, x in zip(*np.nonzero(board.grid == 0), strict=True)}
+    assert len(empty) == 3 and forbidden_points(board.grid) == empty
+    assert outcome is not None and outcome.winner is None and outcome.reason is Reason.FULL_BOARD
+    assert board.is_game_over() and board.legal_moves() == []
+    board.pop()
+    assert board.outcome() is None and len(board.legal_moves()) == 4  # white may play any of 4
+    # Under freestyle the same stones leave black its three points: the game goes on.
+    assert Board.from_moves(moves, SIZE, Rule.FREESTYLE).outcome() is None
+
+
+def test_black_can_play_while_any_point_is_not_forbidden() -> None:
+    moves = parse_moves(NO_POINT_FOR_BLACK, SIZE)
+    board = Board.from_moves(moves[:-2], SIZE, Rule.RENJU)  # black to move, five points empty
+    assert board.to_move is Color.BLACK
+    legal = board.legal_moves()
+    assert legal and black_can_play(board.grid)
+    assert not black_can_play(Board.from_moves(moves, SIZE, Rule.RENJU).grid)
+    assert black_can_play(np.zeros((SIZE, SIZE), dtype=np.int8))

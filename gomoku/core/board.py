@@ -75,7 +75,8 @@ class Board:
         return len(self.moves)
 
     def outcome(self) -> Outcome | None:
-        """The result once the game is decided on the board (five or full board), else None."""
+        """The result once the game is decided on the board (five, or a full board: under renju
+        also when every empty point is forbidden to black), else None."""
         return self._outcomes[-1]
 
     def is_game_over(self) -> bool:
@@ -184,6 +185,11 @@ class Board:
             if self._wins(color, len(run)):
                 return Outcome(color, Reason.FIVE, run)
         if len(self.moves) == self.size * self.size:
+            return Outcome(None, Reason.FULL_BOARD)
+        if self.rule is Rule.RENJU and color is Color.WHITE and not renju.black_can_play(self.grid):
+            # Every empty point is forbidden to black: RIF's black could only pass. The board is
+            # full for black, so the game is drawn as a full board is (no pass in our records or
+            # on the wire).
             return Outcome(None, Reason.FULL_BOARD)
         return None
 

@@ -198,3 +198,18 @@ def forbidden_points(grid: np.ndarray) -> set[Point]:
         for y, x in zip(ys, xs, strict=True)
         if _judge(cells, width, (int(y) + _REACH) * width + int(x) + _REACH) is not None
     }
+
+
+def black_can_play(grid: np.ndarray) -> bool:
+    """Whether black has a point it may play on `grid`: an empty point that is not forbidden.
+
+    Cheap while the board has room: any empty point off the candidates' mask settles it."""
+    candidates = _candidates(grid)
+    if ((grid == _EMPTY) & ~candidates).any():
+        return True
+    cells, width = _padded(grid)
+    ys, xs = np.nonzero(candidates)
+    return any(
+        _judge(cells, width, (int(y) + _REACH) * width + int(x) + _REACH) is None
+        for y, x in zip(ys, xs, strict=True)
+    )

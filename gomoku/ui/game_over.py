@@ -60,6 +60,8 @@ def reason_text(outcome: Outcome, game: Game, me: Color | None, rematch_from: st
             text = "Your time ran out" if you_lost else f"{loser} ran out of time"
     elif outcome.reason is Reason.DISCONNECT and outcome.winner is None:
         text = "The game ended without a result"
+    elif outcome.reason is Reason.FULL_BOARD and moves < game.board.size ** 2:
+        text = "No point is left that black may play"  # renju: every empty point is forbidden
     else:
         text = REASON_TEXT[outcome.reason].capitalize()
     text = f"{text}  ·  {moves} move{'' if moves == 1 else 's'}"
