@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gomoku.core import Board, Color, Illegal, IllegalMoveError, Point, Reason, Rule
-from gomoku.core.notation import parse_moves
+from gomoku.core.notation import format_point, parse_moves
+from gomoku.core.records import RecordError, parse_record, to_game
 from gomoku.core.renju import black_can_play, forbidden_points, forbidden_reason
 
 SIZE = 15
@@ -588,3 +589,16 @@ def test_black_can_play_while_any_point_is_not_forbidden() -> None:
     assert legal and black_can_play(board.grid)
     assert not black_can_play(Board.from_moves(moves, SIZE, Rule.RENJU).grid)
     assert black_can_play(np.zeros((SIZE, SIZE), dtype=np.int8))
+
+
+def test_a_record_saved_before_the_draw_rule_still_loads_and_shows_the_draw() -> None:
+    moves = parse_moves(NO_POINT_FOR_BLACK, SIZE)
+    lines = ["Gomoku record 1", "Rule: renju", "Size: 15", "Black: Ann", "White: Bob",
+             "Result: white", "Reason: resign", f"Move count: {len(moves)}", "", "Moves:"]
+    lines += [f"{i}. {format_point(p, SIZE)}" for i, p in enumerate(moves, 1)]
+    record = parse_record("\n".join(lines) + "\n")  # black could only resign then
+    game = to_game(record)
+    assert game.result is not None and game.result.winner is None
+    assert game.result.reason is Reason.FULL_BOARD
+    with pytest.raises(RecordError, match="end in draw"):  # a five is still a five's to claim
+        parse_record("\n".join(lines).replace("Reason: resign", "Reason: five") + "\n")

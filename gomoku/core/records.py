@@ -53,7 +53,7 @@ from typing import Any
 from gomoku.core.board import Board
 from gomoku.core.clock import Clock, ClockState, TimeControl
 from gomoku.core.files import write_atomic
-from gomoku.core.game import Game, PlayerInfo, fits_board
+from gomoku.core.game import OFF_BOARD_REASONS, Game, PlayerInfo, fits_board
 from gomoku.core.inputs import InputError, clean_text, load_json, read_bounded
 from gomoku.core.notation import NotationError, counted, format_point, parse_point
 from gomoku.core.types import (
@@ -443,6 +443,9 @@ def _check_result(board: Board, result: str, reason: str, line: int | None) -> N
     winner = None if result == "draw" else Color[result.upper()]
     if reason and fits_board(board, Outcome(winner, Reason(reason))):
         return
+    if (outcome is not None and outcome.reason is Reason.FULL_BOARD and board.ply < board.size ** 2
+            and winner is not None and reason and Reason(reason) in OFF_BOARD_REASONS):
+        return  # renju, no point left for black: saved before that was a draw, the moves still load
     if outcome is not None:
         ends = "end in {} ({})".format(*_result_words(outcome))
     else:
