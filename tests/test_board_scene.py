@@ -13,7 +13,9 @@ import pygame
 import pytest
 from app_input import click as click_button
 from app_input import idle_frames, press
+from test_renju import NO_POINT_FOR_BLACK
 
+from gomoku.core.notation import parse_moves
 from gomoku.core.types import Color, Reason
 from gomoku.engine.api import DEFAULT_BUDGET_S, Level
 from gomoku.ui.app import App, AppOptions
@@ -664,10 +666,6 @@ def test_after_five_every_stone_stays_in_view_and_the_result_card_sits_in_the_pa
 
 
 def test_renju_ends_drawn_when_no_point_is_left_that_black_may_play(make_app) -> None:
-    from test_renju import NO_POINT_FOR_BLACK
-
-    from gomoku.core.notation import parse_moves
-
     app = make_app()
     moves = parse_moves(NO_POINT_FOR_BLACK, 15)
     start(app, mode="local", rule="renju", moves=[list(p) for p in moves[:-1]])

@@ -7,6 +7,7 @@ from collections import deque
 from typing import Any
 
 import pytest
+from test_renju import NO_POINT_FOR_BLACK
 
 from gomoku.core.clock import TimeControl
 from gomoku.core.notation import parse_moves
@@ -415,8 +416,6 @@ def test_load_sets_the_start_of_every_game_and_is_host_only_between_games() -> N
 
 
 def test_a_renju_duel_where_black_may_play_no_point_left_ends_drawn_on_both_screens() -> None:
-    from test_renju import NO_POINT_FOR_BLACK
-
     moves = parse_moves(NO_POINT_FOR_BLACK, 15)
     duel = Duel(host_color=Color.WHITE)
     duel.do("host", Load(tuple(moves[:-1]), Rule.RENJU))  # the host loads the game's end

@@ -551,8 +551,9 @@ def test_forbidden_points_agree_with_forbidden_reason_under_every_symmetry(cells
 
 
 # A renju game played to the end by hard (black) and Rapfi 0.43 (white) in the arena, 1 s a move:
-# after white's 222nd stone, j2, the three empty points are all forbidden to black. Before, the game never ended there: black's engine answered "no legal move left" and a
-# person playing black could click nothing.
+# after white's 222nd stone, j2, the three empty points are all forbidden to black. The game used
+# to go on there: the engine as black answered "no legal move left", and a person playing black
+# could click nothing.
 NO_POINT_FOR_BLACK = """
 g10 f9 j9 f10 f8 g11 e9 f11 e11 e10 d10 f12 f13 g7 c11 b12 d11 d9 g12 h11 b11 a11 e13 d13
 i11 h7 f14 d12 e12 g14 c8 c10 h10 g9 i7 j10 g6 h5 h6 i6 g8 g5 e15 e14 g13 h12 i13 h13 i10
