@@ -164,6 +164,11 @@ def forbidden_reason(grid: np.ndarray, x: int, y: int) -> Illegal | None:
     if grid[y, x] != _EMPTY:
         raise ValueError(f"point {(x, y)} is not empty")
     cells, width = _padded(grid)
+    return _judge_point(cells, width, x, y)
+
+
+def _judge_point(cells: list[int], width: int, x: int, y: int) -> Illegal | None:
+    """_judge for the board point (x, y) of a padded grid."""
     return _judge(cells, width, (y + _REACH) * width + x + _REACH)
 
 
@@ -196,7 +201,7 @@ def forbidden_points(grid: np.ndarray) -> set[Point]:
     return {
         (int(x), int(y))
         for y, x in zip(ys, xs, strict=True)
-        if _judge(cells, width, (int(y) + _REACH) * width + int(x) + _REACH) is not None
+        if _judge_point(cells, width, int(x), int(y)) is not None
     }
 
 
@@ -210,6 +215,5 @@ def black_can_play(grid: np.ndarray) -> bool:
     cells, width = _padded(grid)
     ys, xs = np.nonzero(candidates)
     return any(
-        _judge(cells, width, (int(y) + _REACH) * width + int(x) + _REACH) is None
-        for y, x in zip(ys, xs, strict=True)
+        _judge_point(cells, width, int(x), int(y)) is None for y, x in zip(ys, xs, strict=True)
     )
