@@ -16,10 +16,11 @@ with some frames the contract forbids among them:
   this host accepts, with a `sync`), a connection cut mid-frame, and frames the contract
   forbids (a bad length, a map without `type`, an unknown type).
 
-Each act is tried once, in a shuffled order, before they are drawn at random. The guest meanwhile readies, moves and chats at random. Checked after every frame the app
-runs: no exception out of a frame, no ERROR logged by any thread (the network thread
-included), the layout the layout tests check, every board the guest shows a legal game of its
-rule, and a Save of a finished game a file that loads again. Printed: what was sent, by kind;
+Each act is tried once, in a shuffled order, before they are drawn at random. The guest
+meanwhile readies, moves and chats at random. Checked after every frame the app runs: no
+exception out of a frame, no ERROR logged by any thread (the network thread included), the
+layout the layout tests check, every board the guest shows a legal game of its rule, and a
+Save of a finished game a file that loads again. Printed: what was sent, by kind;
 the findings; the slowest frame and p99; the chat lines and notices the guest holds (both
 bounded). Exit status 1 on any finding.
 
